@@ -1,0 +1,75 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# tring: out-of-tree build and the project's entry points.
+#
+#   make [KDIR=<kernel build dir>]   build the modules (warnings are errors)
+#   make tools                       tring-record and friends (static)
+#   make selftests                   kselftests (static)
+#   make check                       every test, on three kernels
+#   make run                         boot a guest, record a real trace, show it
+#   make bench                       benchmark against ftrace and relay
+#
+# All output goes to build/. Module objects are built in a shadow tree
+# per kernel (build/mod/<release>/) so builds for several kernels coexist.
+
+TOP	:= $(CURDIR)
+B	:= $(TOP)/build
+
+# Default kernel: the oldest installed Debian kernel with headers (6.1),
+# found on the machine; never the running kernel.
+KDIR	?= $(firstword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
+KNAME	 = $(notdir $(realpath $(KDIR)))
+MODDIR	 = $(B)/mod/$(KNAME)
+
+MOD_SRCS := $(wildcard kernel/trace/*.c kernel/trace/*.h)
+HDRS	 := $(shell find include -name '*.h')
+
+CC	?= gcc
+TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include/uapi \
+	       -D_GNU_SOURCE
+
+.PHONY: all modules tools selftests twin check run bench clean distclean help \
+	FORCE
+
+all: modules
+
+help:
+	@sed -n '3,13p' Makefile
+
+modules: FORCE
+	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR): no kernel build tree" >&2; exit 1; }
+	@mkdir -p $(MODDIR)/kernel/trace
+	@ln -sfn $(TOP)/include $(MODDIR)/include
+	@ln -sf $(TOP)/Kbuild $(MODDIR)/Kbuild
+	@for f in $(MOD_SRCS); do ln -sf $(TOP)/$$f $(MODDIR)/$$f; done
+	@find $(MODDIR)/kernel -xtype l -delete
+	$(MAKE) -C $(KDIR) M=$(MODDIR) CONFIG_TRING=m CONFIG_TRING_TEST=m \
+		CONFIG_TRING_BENCHMARK=m modules
+	@echo "modules: $(MODDIR)"
+
+tools:
+	$(MAKE) -C tools/tring O=$(B)/tools
+
+selftests:
+	$(MAKE) -C tools/testing/selftests/tring OUTPUT=$(B)/selftests
+
+twin:
+	$(MAKE) -C tools/testing/tring O=$(B)/twin
+
+check:
+	@scripts/check.sh
+
+run:
+	@scripts/run.sh
+
+bench:
+	@scripts/bench.sh
+
+clean:
+	rm -rf $(B)/mod $(B)/tools $(B)/selftests $(B)/twin $(B)/vm
+
+# Also drops the cached debug kernel and the extracted kernel source.
+distclean:
+	rm -rf $(B)
+
+FORCE:

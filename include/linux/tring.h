@@ -1,0 +1,366 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tring: per-CPU lockless reserve/commit trace ring buffer, kernel API.
+ *
+ * Writers call trace_write_inline(), or tring_reserve() then
+ * tring_commit() to write a payload in place. Both are inline, take no
+ * lock, never disable interrupts and may be called from task, softirq,
+ * hardirq and NMI context; they disable preemption between reserve and
+ * commit. See Documentation/trace/tring.rst for the algorithm.
+ */
+#ifndef _LINUX_TRING_H
+#define _LINUX_TRING_H
+
+#include <linux/atomic.h>
+#include <linux/cache.h>
+#include <linux/compiler.h>
+#include <linux/irq_work.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/string.h>
+#include <linux/timekeeping.h>
+#include <linux/trace_clock.h>
+#include <linux/types.h>
+#include <linux/wait.h>
+#include <asm/local.h>
+#include <uapi/linux/tring.h>
+
+/* Bytes of the packet header and of the two event header forms. */
+#define TRING_PACKET_HEADER_SIZE	sizeof(struct tring_packet_header)
+#define TRING_EVENT_HEADER_SIZE		4
+#define TRING_EVENT_HEADER_EXT_SIZE	sizeof(struct tring_event_header_ext)
+
+/*
+ * struct tring_slot.map: the physical sub-buffer currently in a ring slot
+ * (low bits), whether a reader took the data of the slot's last lap, and
+ * the lap the slot was last claimed for, plus one (0: never claimed).
+ */
+#define TRING_MAP_PHYS		((1UL << 24) - 1)
+#define TRING_MAP_TAKEN		(1UL << 24)
+#define TRING_MAP_TAG_SHIFT	25
+
+/* Buffer attribute flags (struct tring_buffer_attr.flags). */
+#define TRING_OVERWRITE		(1U << 0)
+
+/**
+ * struct tring_slot - one ring slot: a logical sub-buffer index
+ * @commit: bytes committed to the slot, plus the sub-buffer size for each
+ *	committed event, summed over every lap. The low bits (modulo the
+ *	sub-buffer size) wrap to zero exactly when every byte reserved in
+ *	the current lap is committed; the high bits count events and laps.
+ *	Written with local operations by writers on the owning CPU only.
+ * @map: physical sub-buffer, TRING_MAP_TAKEN and lap tag. Changed with
+ *	cmpxchg by the owning CPU's writers (claiming a slot for a new lap,
+ *	overwrite mode) and by the reader (swapping in its spare); read by
+ *	writers to find where to write. Never changes in discard mode.
+ * @done: laps of this slot completed and delivered. Written only by the
+ *	owning CPU's writers, with release; read with acquire by the reader
+ *	and by the stats code on any CPU.
+ * @done_high: @commit shifted right by the sub-buffer size's log2 when the
+ *	last lap completed: the base for counting the next lap's events.
+ *	Owning CPU's writers only (stats read it with READ_ONCE).
+ */
+struct tring_slot {
+	local_t commit;
+	atomic_long_t map;
+	atomic_long_t done;
+	unsigned long done_high;
+};
+
+struct tring_buffer;
+
+/**
+ * struct tring_cpu - one CPU's ring
+ * @offset: the reserve position: bytes reserved in this CPU's stream
+ *	since creation. Changed only by writers on this CPU with
+ *	local_cmpxchg(); writers nest (task < softirq < hardirq < NMI) and
+ *	each nested writer finishes before the one it interrupted resumes.
+ *	Read remotely (READ_ONCE) for positions and statistics.
+ * @last_ts: timestamp of an event reserved before any event not yet
+ *	reserved; never newer than the event that precedes the next one in
+ *	the stream. Writers on this CPU only.
+ * @va: kernel mapping of the physical sub-buffers, contiguous.
+ * @slots: the ring's slots.
+ * @subbuf_size: bytes per sub-buffer (power of two).
+ * @subbuf_mask: @subbuf_size - 1.
+ * @slot_mask: number of slots - 1 (a power of two).
+ * @subbuf_shift: log2(@subbuf_size).
+ * @clock: TRING_CLOCK_* timestamp source.
+ * @lap_shift: log2 of the ring's bytes: position >> @lap_shift is a lap.
+ * @overwrite: flight-recorder mode.
+ * @cpu: the CPU this ring belongs to.
+ * @max_payload: largest payload a record can carry.
+ * @discarded: events dropped, buffer full (writers on this CPU).
+ * @too_big: events larger than a sub-buffer (writers on this CPU).
+ * @overwritten: events lost to overwrite (writers on this CPU).
+ * @subbufs_delivered: sub-buffers completed (writers on this CPU).
+ * @events_delivered: events in completed sub-buffers (writers on this CPU).
+ * @consumed: reader position. Written by the reader with release; read
+ *	with acquire by writers deciding whether a slot is free (discard
+ *	mode) and with READ_ONCE for wakeups and statistics.
+ * @held: sub-buffers the reader has taken and not given back (reader).
+ * @reader_phys: overwrite mode: the physical sub-buffer outside the ring,
+ *	the reader's spare or the one it holds (reader).
+ * @retake: overwrite mode: a reader closed while holding a sub-buffer; the
+ *	next reader is handed it again (reader).
+ * @watermark: complete sub-buffers that wake a poller (reader writes,
+ *	writers READ_ONCE).
+ * @reader_waiting: a poller is about to sleep. Set by the reader, cleared
+ *	by the wakeup irq_work; writers read it after a full barrier.
+ * @flush_pos: every sub-buffer before this position was closed by a flush;
+ *	until the reader consumes up to it one complete sub-buffer wakes a
+ *	poller. Written by the flush on the ring's CPU, read with READ_ONCE.
+ * @waitq: pollers sleep here.
+ * @wakeup: raised by writers (any context, NMI included) to wake @waitq.
+ * @buf: the buffer this ring belongs to.
+ * @pages: the pages behind @va, for mapping them to user space.
+ * @nr_pages: entries in @pages.
+ * @nr_phys: physical sub-buffers: the slots plus the spare in overwrite
+ *	mode.
+ *
+ * The first cache line holds what the write fast path reads and writes;
+ * the reader's fields start on their own cache line.
+ */
+struct tring_cpu {
+	local_t offset;
+	u64 last_ts;
+	void *va;
+	struct tring_slot *slots;
+	unsigned long subbuf_size;
+	unsigned long subbuf_mask;
+	unsigned long slot_mask;
+	unsigned int subbuf_shift;
+	unsigned int clock;
+
+	unsigned int lap_shift;
+	bool overwrite;
+	unsigned int cpu;
+	unsigned long max_payload;
+	local_t discarded;
+	local_t too_big;
+	local_t overwritten;
+	local_t subbufs_delivered;
+	local_t events_delivered;
+
+	unsigned long consumed ____cacheline_aligned_in_smp;
+	unsigned long held;
+	unsigned long reader_phys;
+	bool retake;
+	unsigned int watermark;
+	int reader_waiting;
+	unsigned long flush_pos;
+	wait_queue_head_t waitq;
+	struct irq_work wakeup;
+	struct tring_buffer *buf;
+	struct page **pages;
+	unsigned long nr_pages;
+	unsigned long nr_phys;
+};
+
+/**
+ * struct tring_buffer_attr - what to create
+ * @name: short name (instances/<name> in debugfs); copied.
+ * @subbuf_size: bytes per sub-buffer: a power of two, at least PAGE_SIZE.
+ * @subbuf_count: sub-buffers per CPU: a power of two, at least 2.
+ * @flags: %TRING_OVERWRITE for flight-recorder mode; 0 to drop new
+ *	events when the buffer is full.
+ * @clock: TRING_CLOCK_MONO or TRING_CLOCK_LOCAL.
+ * @watermark: complete sub-buffers that wake a poller; 0 picks half the
+ *	ring.
+ */
+struct tring_buffer_attr {
+	const char *name;
+	size_t subbuf_size;
+	unsigned int subbuf_count;
+	unsigned int flags;
+	unsigned int clock;
+	unsigned int watermark;
+};
+
+/**
+ * struct tring_buffer - a set of per-CPU rings
+ * @cpus: one ring per possible CPU.
+ * @attr: the attributes it was created with (@attr.name points to @name).
+ * @name: the buffer's name.
+ * @priv: owned by the debugfs front end.
+ */
+struct tring_buffer {
+	struct tring_cpu __percpu *cpus;
+	struct tring_buffer_attr attr;
+	char name[32];
+	void *priv;
+};
+
+/**
+ * struct tring_res - a reservation between tring_reserve() and its end
+ * @cb: the CPU ring the space was reserved in.
+ * @slot: the slot holding the record.
+ * @rec: the record (its header).
+ * @data: where the payload goes.
+ * @pos: stream position of the record.
+ * @len: bytes reserved: header and payload rounded up to 4 bytes.
+ */
+struct tring_res {
+	struct tring_cpu *cb;
+	struct tring_slot *slot;
+	void *rec;
+	void *data;
+	unsigned long pos;
+	unsigned long len;
+};
+
+struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr);
+void tring_buffer_destroy(struct tring_buffer *buf);
+struct tring_buffer *tring_default_buffer(void);
+
+int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
+		       unsigned int len, struct tring_res *res);
+void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
+		   unsigned long commit);
+bool tring_discard(struct tring_res *res);
+
+/**
+ * tring_clock_read - read a ring's clock
+ * @cb: the ring.
+ *
+ * Both clocks are safe to read from NMI context.
+ *
+ * Return: nanoseconds.
+ */
+static __always_inline u64 tring_clock_read(const struct tring_cpu *cb)
+{
+	if (cb->clock == TRING_CLOCK_LOCAL)
+		return trace_clock_local();
+	return ktime_get_mono_fast_ns();
+}
+
+/**
+ * tring_payload_room - bytes a payload takes in a record
+ * @len: payload bytes.
+ *
+ * Return: @len rounded up to a multiple of 4.
+ */
+static __always_inline unsigned long tring_payload_room(unsigned int len)
+{
+	return ((unsigned long)len + 3) & ~3UL;
+}
+
+/**
+ * tring_reserve - reserve space for one event on this CPU
+ * @buf: the buffer.
+ * @id: event id (TRING_ID_FIRST_EVENT and up).
+ * @len: payload bytes.
+ * @res: filled in on success; pass it to tring_commit() or tring_discard().
+ *
+ * Disables preemption until the reservation ends. The payload area at
+ * @res->data is 4-byte aligned; bytes between @len and the next multiple
+ * of 4 are already zero. The common case is one local cmpxchg; opening a
+ * new sub-buffer is out of line.
+ *
+ * Context: any, NMI included.
+ * Return: 0, -ENOBUFS when the buffer is full (discard mode, or overwrite
+ * mode wrapping onto uncommitted data), -E2BIG when the event cannot fit
+ * in a sub-buffer. Failures are counted; preemption is enabled again.
+ */
+static __always_inline int tring_reserve(struct tring_buffer *buf,
+					 unsigned int id, unsigned int len,
+					 struct tring_res *res)
+{
+	unsigned long need = TRING_EVENT_HEADER_SIZE + tring_payload_room(len);
+	struct tring_cpu *cb;
+	struct tring_slot *slot;
+	unsigned long old, phys;
+	u64 ts;
+
+	preempt_disable_notrace();
+	cb = this_cpu_ptr(buf->cpus);
+	if (unlikely(id >= TRING_ID_EXTENDED))
+		goto slow;
+	do {
+		old = local_read(&cb->offset);
+		/*
+		 * Read the position before the clock. A nested writer that
+		 * reserves after this read makes the cmpxchg fail and we
+		 * read the clock again, so the stream's order is the order
+		 * of its timestamps.
+		 */
+		barrier();
+		ts = tring_clock_read(cb);
+		if (unlikely((ts - READ_ONCE(cb->last_ts)) >> TRING_TS_BITS))
+			goto slow;
+		/* At a sub-buffer start, or not fitting before its end. */
+		if (unlikely(((old - 1) & cb->subbuf_mask) + need >=
+			     cb->subbuf_mask))
+			goto slow;
+	} while (unlikely(local_cmpxchg(&cb->offset, old, old + need) != old));
+	WRITE_ONCE(cb->last_ts, ts);
+
+	slot = &cb->slots[(old >> cb->subbuf_shift) & cb->slot_mask];
+	phys = atomic_long_read(&slot->map) & TRING_MAP_PHYS;
+	res->cb = cb;
+	res->slot = slot;
+	res->rec = cb->va + (phys << cb->subbuf_shift) +
+		   (old & cb->subbuf_mask);
+	res->data = res->rec + TRING_EVENT_HEADER_SIZE;
+	res->pos = old;
+	res->len = need;
+	*(u32 *)res->rec = id | (u32)ts << TRING_ID_BITS;
+	if (len & 3)
+		*(u32 *)(res->data + (len & ~3U)) = 0;
+	return 0;
+slow:
+	return tring_reserve_slow(cb, id, len, res);
+}
+
+/**
+ * tring_commit - publish a reserved event
+ * @res: the reservation from tring_reserve().
+ *
+ * One local add. The sub-buffer is delivered to the reader when its last
+ * reserved byte is committed, whichever writer commits it.
+ *
+ * Context: the context that made the reservation.
+ */
+static __always_inline void tring_commit(struct tring_res *res)
+{
+	struct tring_cpu *cb = res->cb;
+	unsigned long v;
+
+	/*
+	 * No barrier here: the payload stores, this add and those of any
+	 * writer nested in us all happen on this CPU, and tring_deliver()
+	 * publishes the whole sub-buffer with one release.
+	 */
+	v = local_add_return(res->len + cb->subbuf_size, &res->slot->commit);
+	if (unlikely(!(v & cb->subbuf_mask)))
+		tring_deliver(cb, res->slot, v);
+	preempt_enable_notrace();
+}
+
+/**
+ * trace_write_inline - write one event on this CPU
+ * @buf: the buffer.
+ * @id: event id (TRING_ID_FIRST_EVENT and up).
+ * @data: the payload.
+ * @len: payload bytes.
+ *
+ * Context: any, NMI included.
+ * Return: 0, or the error of tring_reserve() (the loss is counted).
+ */
+static __always_inline int trace_write_inline(struct tring_buffer *buf,
+					      unsigned int id,
+					      const void *data,
+					      unsigned int len)
+{
+	struct tring_res res;
+	int ret;
+
+	ret = tring_reserve(buf, id, len, &res);
+	if (unlikely(ret))
+		return ret;
+	memcpy(res.data, data, len);
+	tring_commit(&res);
+	return 0;
+}
+
+#endif /* _LINUX_TRING_H */

@@ -1,0 +1,249 @@
+/* SPDX-License-Identifier: GPL-2.0 WITH Linux-syscall-note */
+/*
+ * tring: the user-space ABI of the per-CPU trace ring buffer.
+ *
+ * Each CPU's stream file in debugfs (per_cpu/cpuN/stream) maps the CPU's
+ * sub-buffers read-only. Every complete sub-buffer is one CTF 1.8 packet:
+ * a struct tring_packet_header followed by event records, padded with
+ * zeroes to the sub-buffer size. A reader takes complete sub-buffers with
+ * TRING_IOC_GET, writes them out straight from the mapping and gives them
+ * back with TRING_IOC_PUT.
+ *
+ * Every ioctl argument starts with a __u32 size field holding the size of
+ * the structure as the caller knows it. The kernel accepts any size from
+ * the first published one (the *_SIZE_VER0 constants) upwards; bytes
+ * beyond what the kernel knows must be zero on input and are left
+ * untouched on output. The ioctl numbers encode the VER0 sizes and never
+ * change when a structure grows.
+ *
+ * All multi-byte fields are in the CPU's byte order.
+ */
+#ifndef _UAPI_LINUX_TRING_H
+#define _UAPI_LINUX_TRING_H
+
+#include <linux/ioctl.h>
+#include <linux/types.h>
+
+#define TRING_ABI_VERSION	1
+
+/* CTF 1.8 packet magic, the first 32 bits of every packet. */
+#define TRING_PACKET_MAGIC	0xC1FC1FC1U
+
+/**
+ * struct tring_packet_header - the start of every sub-buffer (CTF packet)
+ * @magic: %TRING_PACKET_MAGIC.
+ * @stream_id: CTF stream class; 0 for every tring stream.
+ * @timestamp_begin: clock value (ns) when the packet was opened; no event
+ *	in the packet is older.
+ * @timestamp_end: clock value (ns) when the packet was closed; no event in
+ *	the packet is newer.
+ * @content_size: bits of the packet holding the header and events.
+ * @packet_size: bits of the packet including the zero padding: always the
+ *	sub-buffer size times 8.
+ * @packet_seq_num: sequence number of the packet in its CPU's stream,
+ *	from 0; a gap means whole packets were overwritten (overwrite mode).
+ * @events_discarded: events lost on this CPU since the buffer was created,
+ *	counted when the packet was closed: dropped because the buffer was
+ *	full, too big for a sub-buffer, or overwritten unread.
+ * @cpu_id: the CPU whose events the packet holds.
+ * @events_count: event records in the packet, not counting padding
+ *	records.
+ *
+ * The layout is described to CTF readers by the metadata file; this
+ * structure is the same layout for tools that read packets directly.
+ */
+struct tring_packet_header {
+	__u32 magic;
+	__u32 stream_id;
+	__u64 timestamp_begin;
+	__u64 timestamp_end;
+	__u64 content_size;
+	__u64 packet_size;
+	__u64 packet_seq_num;
+	__u64 events_discarded;
+	__u32 cpu_id;
+	__u32 events_count;
+};
+
+/*
+ * Event records follow the packet header, each starting on a 4-byte
+ * boundary with a 32-bit header word:
+ *
+ *   bits 0-4   event id, or TRING_ID_EXTENDED
+ *   bits 5-31  low 27 bits of the timestamp (ns)
+ *
+ * A compact record (id 0-30) stores only the low timestamp bits: a reader
+ * keeps the stream's current time, starting at the packet's
+ * timestamp_begin, replaces its low 27 bits with the record's and adds
+ * 2^27 when the new low bits are smaller than the old ones (the CTF 1.8
+ * rule for clock fields narrower than 64 bits). The writer guarantees
+ * that less than 2^27 ns separate a compact record from the one before
+ * it.
+ *
+ * An extended record (id field TRING_ID_EXTENDED, the other 27 bits zero)
+ * is followed by a __u32 event id and a __u64 full timestamp:
+ * struct tring_event_header_ext. The payload follows the header; its
+ * length is given by the event's description in the metadata, rounded up
+ * to 4 bytes.
+ */
+#define TRING_ID_BITS		5
+#define TRING_ID_EXTENDED	31
+#define TRING_TS_BITS		27
+
+/* Records of these ids carry no event: readers skip them. */
+#define TRING_ID_PADDING	0	/* payload: __u32 size, then size bytes */
+#define TRING_ID_NOP		1	/* no payload */
+#define TRING_ID_FIRST_EVENT	2	/* first id available to events */
+
+/**
+ * struct tring_event_header_ext - extended event record header
+ * @word: %TRING_ID_EXTENDED in bits 0-4, zero above.
+ * @id: event id.
+ * @timestamp: full timestamp (ns).
+ */
+struct tring_event_header_ext {
+	__u32 word;
+	__u32 id;
+	__u64 timestamp;
+};
+
+/* Timestamp sources (struct tring_info.clock). */
+#define TRING_CLOCK_MONO	0	/* ktime_get_mono_fast_ns(): ordered across CPUs */
+#define TRING_CLOCK_LOCAL	1	/* trace_clock_local(): per-CPU, fastest */
+
+/* struct tring_info.flags */
+#define TRING_INFO_OVERWRITE	(1U << 0)	/* flight-recorder mode */
+
+/**
+ * struct tring_info - shape of one CPU's stream (TRING_IOC_INFO)
+ * @size: in: sizeof(struct tring_info) as the caller knows it.
+ * @abi_version: out: %TRING_ABI_VERSION.
+ * @cpu: out: the CPU this stream records.
+ * @flags: out: %TRING_INFO_OVERWRITE when the buffer overwrites the oldest
+ *	unread sub-buffer instead of dropping new events.
+ * @subbuf_size: out: bytes per sub-buffer (a power of two, at least the
+ *	page size).
+ * @subbuf_count: out: sub-buffers in the ring.
+ * @header_size: out: bytes of struct tring_packet_header at the start of
+ *	each sub-buffer.
+ * @map_size: out: bytes to mmap() to see every sub-buffer a reader can be
+ *	handed: the ring plus, in overwrite mode, the reader's spare.
+ * @clock: out: TRING_CLOCK_* source of the timestamps.
+ * @watermark: out: complete sub-buffers that make poll() report readable.
+ */
+struct tring_info {
+	__u32 size;
+	__u32 abi_version;
+	__u32 cpu;
+	__u32 flags;
+	__u64 subbuf_size;
+	__u32 subbuf_count;
+	__u32 header_size;
+	__u64 map_size;
+	__u32 clock;
+	__u32 watermark;
+};
+
+#define TRING_INFO_SIZE_VER0	48
+
+/**
+ * struct tring_subbuf - one sub-buffer handed to the reader
+ * @offset: byte offset of the sub-buffer in the mapping.
+ * @length: bytes of the sub-buffer holding data (header and events); the
+ *	rest up to the sub-buffer size is zero.
+ * @seq: packet sequence number (equal to the header's packet_seq_num).
+ */
+struct tring_subbuf {
+	__u64 offset;
+	__u64 length;
+	__u64 seq;
+};
+
+/**
+ * struct tring_get - take complete sub-buffers (TRING_IOC_GET)
+ * @size: in: sizeof(struct tring_get) as the caller knows it.
+ * @max: in: number of entries at @subbufs, at least 1.
+ * @count: out: entries filled, oldest first, consecutive in sequence.
+ * @flags: in: must be 0.
+ * @subbufs: in: user address of an array of @max struct tring_subbuf.
+ *
+ * Fails with EAGAIN when no complete sub-buffer is waiting. A reader may
+ * hold several sub-buffers in discard mode, one in overwrite mode (EBUSY
+ * while it holds one). Held sub-buffers are never written to until given
+ * back.
+ */
+struct tring_get {
+	__u32 size;
+	__u32 max;
+	__u32 count;
+	__u32 flags;
+	__u64 subbufs;
+};
+
+#define TRING_GET_SIZE_VER0	24
+
+/**
+ * struct tring_put - give back held sub-buffers (TRING_IOC_PUT)
+ * @size: in: sizeof(struct tring_put) as the caller knows it.
+ * @count: in: sub-buffers to give back, oldest first, at least 1.
+ * @seq: in: sequence number of the oldest held sub-buffer; a mismatch
+ *	fails with EINVAL.
+ */
+struct tring_put {
+	__u32 size;
+	__u32 count;
+	__u64 seq;
+};
+
+#define TRING_PUT_SIZE_VER0	16
+
+/**
+ * struct tring_status - positions and counters (TRING_IOC_STATUS)
+ * @size: in: sizeof(struct tring_status) as the caller knows it.
+ * @flags: out: 0.
+ * @write_pos: out: bytes reserved in the stream since it was created
+ *	(the producer position).
+ * @read_pos: out: bytes given back by readers (the consumer position);
+ *	always a multiple of the sub-buffer size.
+ * @subbufs_delivered: out: sub-buffers completed since creation.
+ * @subbufs_ready: out: complete sub-buffers waiting to be taken.
+ * @events_written: out: events committed since creation.
+ * @events_discarded: out: events dropped because the buffer was full.
+ * @events_overwritten: out: events in sub-buffers overwritten unread.
+ * @events_too_big: out: events that could not fit in a sub-buffer.
+ *
+ * Counters are read without stopping writers: each is exact, but they are
+ * not one atomic snapshot while writers run.
+ */
+struct tring_status {
+	__u32 size;
+	__u32 flags;
+	__u64 write_pos;
+	__u64 read_pos;
+	__u64 subbufs_delivered;
+	__u64 subbufs_ready;
+	__u64 events_written;
+	__u64 events_discarded;
+	__u64 events_overwritten;
+	__u64 events_too_big;
+};
+
+#define TRING_STATUS_SIZE_VER0	72
+
+#define TRING_IOC_MAGIC		0xC1
+
+#define TRING_IOC_INFO		_IOWR(TRING_IOC_MAGIC, 0x00, struct tring_info)
+#define TRING_IOC_GET		_IOWR(TRING_IOC_MAGIC, 0x01, struct tring_get)
+#define TRING_IOC_PUT		_IOW(TRING_IOC_MAGIC, 0x02, struct tring_put)
+#define TRING_IOC_STATUS	_IOWR(TRING_IOC_MAGIC, 0x03, struct tring_status)
+/*
+ * Close the partly filled sub-buffer so it can be taken. The argument
+ * points to a __u64 that receives the stream position up to which every
+ * sub-buffer is now closed: a reader has everything written before the
+ * flush once its read_pos reaches it.
+ */
+#define TRING_IOC_FLUSH		_IOR(TRING_IOC_MAGIC, 0x04, __u64)
+/* Set the poll() watermark: argument is a pointer to a __u32 count. */
+#define TRING_IOC_SET_WATERMARK	_IOW(TRING_IOC_MAGIC, 0x05, __u32)
+
+#endif /* _UAPI_LINUX_TRING_H */

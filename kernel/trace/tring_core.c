@@ -1,0 +1,875 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring: the per-CPU lockless reserve/commit ring buffer.
+ *
+ * This file is also compiled in user space by tools/testing/tring with
+ * shim headers: it uses only what those shims provide.
+ *
+ * Positions are byte offsets in a CPU's stream, growing forever. The
+ * sub-buffer holding position p is ring slot (p / subbuf_size) % slots,
+ * in lap p / ring_bytes. Writers own the positions from the reserve
+ * position on; the reader owns everything before its consumed position.
+ * Each slot's commit counter tells when every byte reserved in it has
+ * been committed; the writer whose commit completes the slot delivers
+ * it, publishing it to the reader with a release store of slot->done.
+ *
+ * In overwrite mode each slot also names the physical sub-buffer it uses
+ * (slot->map). A writer claims a slot for a new lap before any byte of
+ * that lap is reserved; the reader takes a complete sub-buffer by
+ * swapping its spare into the slot. Both use cmpxchg on slot->map, so
+ * exactly one of them gets the old data: the reader reads it, or the
+ * writer overwrites it and counts its events as lost.
+ */
+#include <linux/cpu.h>
+#include <linux/err.h>
+#include <linux/export.h>
+#include <linux/gfp.h>
+#include <linux/log2.h>
+#include <linux/minmax.h>
+#include <linux/mm.h>
+#include <linux/overflow.h>
+#include <linux/rcupdate.h>
+#include <linux/slab.h>
+#include <linux/smp.h>
+#include <linux/vmalloc.h>
+
+#include "tring_internal.h"
+
+static inline struct tring_slot *tring_slot_at(struct tring_cpu *cb,
+					       unsigned long pos)
+{
+	return &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
+}
+
+static inline void *tring_phys_va(struct tring_cpu *cb, unsigned long phys)
+{
+	return cb->va + (phys << cb->subbuf_shift);
+}
+
+/* The sub-buffer a slot uses now; stable while the slot's lap is open. */
+static inline struct tring_packet_header *
+tring_slot_packet(struct tring_cpu *cb, struct tring_slot *slot)
+{
+	return tring_phys_va(cb, atomic_long_read(&slot->map) & TRING_MAP_PHYS);
+}
+
+static inline unsigned long tring_ring_bytes(const struct tring_cpu *cb)
+{
+	return (cb->slot_mask + 1) << cb->subbuf_shift;
+}
+
+static inline unsigned long tring_lap(const struct tring_cpu *cb,
+				      unsigned long pos)
+{
+	return pos >> cb->lap_shift;
+}
+
+/**
+ * tring_cpu_losses - events lost on one CPU since its buffer was created
+ * @cb: the CPU ring.
+ *
+ * Return: events dropped (full), too big, and overwritten unread.
+ */
+u64 tring_cpu_losses(struct tring_cpu *cb)
+{
+	return (u64)local_read(&cb->discarded) + local_read(&cb->too_big) +
+	       local_read(&cb->overwritten);
+}
+
+static void tring_wakeup_fn(struct irq_work *work)
+{
+	struct tring_cpu *cb = container_of(work, struct tring_cpu, wakeup);
+
+	WRITE_ONCE(cb->reader_waiting, 0);
+	wake_up_all(&cb->waitq);
+}
+
+/* A sub-buffer was delivered: wake a waiting reader at the watermark. */
+static void tring_maybe_wake(struct tring_cpu *cb)
+{
+	long ready;
+
+	/*
+	 * Order the release of slot->done before reading reader_waiting;
+	 * pairs with smp_mb() in tring_cpu_poll_ready(): either the poller
+	 * sees the new sub-buffer or we see the poller waiting.
+	 */
+	smp_mb();
+	if (!READ_ONCE(cb->reader_waiting))
+		return;
+	ready = local_read(&cb->subbufs_delivered) -
+		(READ_ONCE(cb->consumed) >> cb->subbuf_shift);
+	if (ready >= (long)READ_ONCE(cb->watermark) ||
+	    READ_ONCE(cb->consumed) < READ_ONCE(cb->flush_pos))
+		irq_work_queue(&cb->wakeup);
+}
+
+/**
+ * tring_deliver - hand a completed sub-buffer to the reader
+ * @cb: the CPU ring.
+ * @slot: the slot whose last reserved byte was just committed.
+ * @commit: the slot's commit counter after that commit.
+ *
+ * Called by whichever writer completed the slot, in any context.
+ */
+void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
+		   unsigned long commit)
+{
+	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
+	unsigned long high = commit >> cb->subbuf_shift;
+	unsigned long events = high - slot->done_high - 1;
+
+	WRITE_ONCE(slot->done_high, high);
+	ph->events_count = events;
+	local_add(events, &cb->events_delivered);
+	local_inc(&cb->subbufs_delivered);
+	/*
+	 * Publish the packet. Every byte of it was written on this CPU
+	 * before this point: a writer nested in us finished before we
+	 * resumed, and the writers we interrupted have no uncommitted
+	 * bytes here, or the slot would not be complete. Pairs with
+	 * atomic_long_read_acquire() in tring_cpu_get() and
+	 * tring_cpu_ready().
+	 */
+	atomic_long_set_release(&slot->done, atomic_long_read(&slot->done) + 1);
+	tring_maybe_wake(cb);
+}
+EXPORT_SYMBOL_GPL(tring_deliver);
+
+static void tring_commit_bytes(struct tring_cpu *cb, struct tring_slot *slot,
+			       unsigned long bytes)
+{
+	unsigned long v = local_add_return(bytes, &slot->commit);
+
+	if (!(v & cb->subbuf_mask))
+		tring_deliver(cb, slot, v);
+}
+
+/*
+ * Overwrite mode: take ring slot @slot for lap @lap before any byte of
+ * that lap is reserved. Nested writers may claim the same lap first (the
+ * claim is idempotent); a writer whose view of the position is stale may
+ * find a later lap claimed and must look again.
+ */
+static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
+		       unsigned long lap)
+{
+	unsigned long tag = lap + 1, e, old, n;
+	struct tring_packet_header *ph;
+
+	e = atomic_long_read(&slot->map);
+	for (;;) {
+		if ((e >> TRING_MAP_TAG_SHIFT) == tag)
+			return 0;
+		if ((e >> TRING_MAP_TAG_SHIFT) > tag)
+			return -EAGAIN;
+		n = (e & TRING_MAP_PHYS) | (tag << TRING_MAP_TAG_SHIFT);
+		/*
+		 * Fully ordered; pairs with the cmpxchg in
+		 * tring_get_overwrite(). If the reader swapped its spare in
+		 * first we see TAKEN and its spare, and the reader's reads
+		 * of its previous sub-buffer happened before our writes to
+		 * it. Otherwise the reader's cmpxchg fails on the new tag.
+		 */
+		old = atomic_long_cmpxchg(&slot->map, e, n);
+		if (old == e)
+			break;
+		e = old;
+	}
+	if (!(e & TRING_MAP_TAKEN)) {
+		ph = tring_phys_va(cb, e & TRING_MAP_PHYS);
+		local_add(ph->events_count, &cb->overwritten);
+	}
+	return 0;
+}
+
+/*
+ * Can the sub-buffer starting at @boundary be opened? 0 if so (claimed
+ * in overwrite mode), -EAGAIN if the caller's position is stale,
+ * -ENOBUFS if it holds data not yet committed or not yet read.
+ */
+static int tring_prepare_switch(struct tring_cpu *cb, unsigned long boundary)
+{
+	struct tring_slot *slot = tring_slot_at(cb, boundary);
+	unsigned long lap = tring_lap(cb, boundary);
+	unsigned long done = atomic_long_read(&slot->done);
+	unsigned long consumed;
+
+	if (done > lap)
+		return -EAGAIN;
+	if (done < lap)
+		return -ENOBUFS;
+	if (cb->overwrite)
+		return tring_claim(cb, slot, lap);
+	/*
+	 * Pairs with smp_store_release() in tring_cpu_put(): the reader's
+	 * accesses to the sub-buffer happen before our writes to it.
+	 */
+	consumed = smp_load_acquire(&cb->consumed);
+	if (boundary + cb->subbuf_size - consumed > tring_ring_bytes(cb))
+		return -ENOBUFS;
+	return 0;
+}
+
+/* Open the sub-buffer at @boundary: write the header's opening fields. */
+static void tring_open(struct tring_cpu *cb, unsigned long boundary, u64 ts)
+{
+	struct tring_slot *slot = tring_slot_at(cb, boundary);
+	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
+
+	ph->magic = TRING_PACKET_MAGIC;
+	ph->stream_id = 0;
+	ph->timestamp_begin = ts;
+	ph->packet_size = (u64)cb->subbuf_size * 8;
+	ph->packet_seq_num = boundary >> cb->subbuf_shift;
+	ph->cpu_id = cb->cpu;
+	tring_commit_bytes(cb, slot, TRING_PACKET_HEADER_SIZE);
+}
+
+/*
+ * Close the sub-buffer holding position @old, whose bytes from @old on
+ * now belong to the caller: zero them, write the header's closing
+ * fields and commit them as padding.
+ */
+static void tring_close(struct tring_cpu *cb, unsigned long old, u64 ts)
+{
+	struct tring_slot *slot = tring_slot_at(cb, old);
+	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
+	unsigned long rel = old & cb->subbuf_mask;
+
+	memset((void *)ph + rel, 0, cb->subbuf_size - rel);
+	ph->timestamp_end = ts;
+	ph->content_size = (u64)rel * 8;
+	ph->events_discarded = tring_cpu_losses(cb);
+	tring_commit_bytes(cb, slot, cb->subbuf_size - rel);
+}
+
+/* Read the clock for a writer that has just read position @old. */
+static u64 tring_clock_after(struct tring_cpu *cb, u64 *last)
+{
+	u64 ts = tring_clock_read(cb);
+
+	*last = READ_ONCE(cb->last_ts);
+	/* Keep the stream's time from going back if the clock does. */
+	return (s64)(ts - *last) < 0 ? *last : ts;
+}
+
+static void tring_write_header(void *rec, unsigned int hlen,
+			       unsigned int id, u64 ts)
+{
+	struct tring_event_header_ext *eh = rec;
+
+	if (hlen == TRING_EVENT_HEADER_SIZE) {
+		*(u32 *)rec = id | (u32)ts << TRING_ID_BITS;
+		return;
+	}
+	eh->word = TRING_ID_EXTENDED;
+	eh->id = id;
+	eh->timestamp = ts;
+}
+
+/**
+ * tring_reserve_slow - the out-of-line part of tring_reserve()
+ * @cb: this CPU's ring; preemption is disabled.
+ * @id: event id.
+ * @len: payload bytes.
+ * @res: filled in on success.
+ *
+ * Handles what the inline path does not: opening a new sub-buffer,
+ * closing the full one, extended headers, and losses.
+ *
+ * Return: as tring_reserve().
+ */
+int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
+		       unsigned int len, struct tring_res *res)
+{
+	unsigned long room = tring_payload_room(len);
+	unsigned long old, rel, begin, boundary = 0;
+	struct tring_slot *slot;
+	unsigned int hlen;
+	bool open;
+	u64 ts, last;
+	int ret;
+
+	if (unlikely(room > cb->max_payload)) {
+		local_inc(&cb->too_big);
+		preempt_enable_notrace();
+		return -E2BIG;
+	}
+	for (;;) {
+		old = local_read(&cb->offset);
+		/* Position before clock, as in tring_reserve(). */
+		barrier();
+		ts = tring_clock_after(cb, &last);
+		rel = old & cb->subbuf_mask;
+		hlen = TRING_EVENT_HEADER_SIZE;
+		if (id >= TRING_ID_EXTENDED || (ts - last) >> TRING_TS_BITS)
+			hlen = TRING_EVENT_HEADER_EXT_SIZE;
+		open = !rel || rel + hlen + room >= cb->subbuf_size;
+		begin = old;
+		if (open) {
+			boundary = rel ? (old | cb->subbuf_mask) + 1 : old;
+			ret = tring_prepare_switch(cb, boundary);
+			if (ret == -EAGAIN)
+				continue;
+			if (ret) {
+				if (local_read(&cb->offset) != old)
+					continue;
+				local_inc(&cb->discarded);
+				preempt_enable_notrace();
+				return ret;
+			}
+			/* timestamp_begin is the base of the first record. */
+			if (id < TRING_ID_EXTENDED)
+				hlen = TRING_EVENT_HEADER_SIZE;
+			begin = boundary + TRING_PACKET_HEADER_SIZE;
+		}
+		if (local_cmpxchg(&cb->offset, old, begin + hlen + room) == old)
+			break;
+	}
+	WRITE_ONCE(cb->last_ts, ts);
+	if (open) {
+		if (rel)
+			tring_close(cb, old, ts);
+		tring_open(cb, boundary, ts);
+	}
+
+	slot = tring_slot_at(cb, begin);
+	res->cb = cb;
+	res->slot = slot;
+	res->rec = (void *)tring_slot_packet(cb, slot) +
+		   (begin & cb->subbuf_mask);
+	res->data = res->rec + hlen;
+	res->pos = begin;
+	res->len = hlen + room;
+	tring_write_header(res->rec, hlen, id, ts);
+	if (len & 3)
+		*(u32 *)(res->data + (len & ~3U)) = 0;
+	return 0;
+}
+EXPORT_SYMBOL_GPL(tring_reserve_slow);
+
+/**
+ * tring_discard - end a reservation without publishing its event
+ * @res: the reservation from tring_reserve().
+ *
+ * If the reservation is still the last one on this CPU its space is
+ * given back. Otherwise the record becomes a padding record that readers
+ * skip (it is not counted as an event).
+ *
+ * Context: the context that made the reservation.
+ * Return: true if the space was given back.
+ */
+bool tring_discard(struct tring_res *res)
+{
+	struct tring_cpu *cb = res->cb;
+	unsigned long end = res->pos + res->len;
+	u32 *word = res->rec;
+	unsigned int hlen = TRING_EVENT_HEADER_SIZE;
+	unsigned int room, id;
+
+	/*
+	 * The next record's predecessor is unknown here: make it carry a
+	 * full timestamp. Stored before the cmpxchg, so a writer nested
+	 * between the two sees it.
+	 */
+	WRITE_ONCE(cb->last_ts, 0);
+	if (local_cmpxchg(&cb->offset, end, res->pos) == end) {
+		preempt_enable_notrace();
+		return true;
+	}
+
+	if ((*word & (BIT(TRING_ID_BITS) - 1)) == TRING_ID_EXTENDED)
+		hlen = TRING_EVENT_HEADER_EXT_SIZE;
+	room = res->len - hlen;
+	id = room ? TRING_ID_PADDING : TRING_ID_NOP;
+	if (hlen == TRING_EVENT_HEADER_SIZE)
+		*word = (*word & ~(BIT(TRING_ID_BITS) - 1)) | id;
+	else
+		((struct tring_event_header_ext *)word)->id = id;
+	if (room) {
+		*(u32 *)res->data = room - 4;
+		memset(res->data + 4, 0, room - 4);
+	}
+	tring_commit_bytes(cb, res->slot, res->len);
+	preempt_enable_notrace();
+	return false;
+}
+EXPORT_SYMBOL_GPL(tring_discard);
+
+/* Close this CPU's partly filled sub-buffer; runs on the ring's CPU. */
+static void tring_flush_local(void *info)
+{
+	struct tring_cpu *cb = info;
+	unsigned long old, rel, next;
+	u64 ts, last;
+
+	for (;;) {
+		old = local_read(&cb->offset);
+		rel = old & cb->subbuf_mask;
+		if (rel <= TRING_PACKET_HEADER_SIZE) {
+			/* Nothing written since the last boundary. */
+			WRITE_ONCE(cb->flush_pos, old & ~cb->subbuf_mask);
+			return;
+		}
+		next = (old | cb->subbuf_mask) + 1;
+		/* Position before clock, as in tring_reserve(). */
+		barrier();
+		ts = tring_clock_after(cb, &last);
+		if (local_cmpxchg(&cb->offset, old, next) == old)
+			break;
+	}
+	WRITE_ONCE(cb->flush_pos, next);
+	tring_close(cb, old, ts);
+}
+
+/**
+ * tring_cpu_flush - close a CPU's partly filled sub-buffer
+ * @cb: the CPU ring.
+ *
+ * Runs the close on the ring's CPU (an IPI: local operations are only
+ * atomic against that CPU), or here if that CPU is offline, when nothing
+ * can write to the ring. The sub-buffer is delivered as soon as writers
+ * interrupted by the IPI have committed; pollers are woken then.
+ *
+ * Context: process; may sleep.
+ * Return: the position up to which every sub-buffer is now closed.
+ */
+unsigned long tring_cpu_flush(struct tring_cpu *cb)
+{
+	cpus_read_lock();
+	if (cpu_online(cb->cpu))
+		smp_call_function_single(cb->cpu, tring_flush_local, cb, 1);
+	else
+		tring_flush_local(cb);
+	cpus_read_unlock();
+	/* A wakeup for the flushed sub-buffer may have been skipped. */
+	if (tring_cpu_ready(cb, 1))
+		irq_work_queue(&cb->wakeup);
+	return READ_ONCE(cb->flush_pos);
+}
+
+/**
+ * tring_cpu_ready - count complete sub-buffers waiting for the reader
+ * @cb: the CPU ring.
+ * @limit: stop counting here.
+ *
+ * Context: reader side.
+ * Return: consecutive complete sub-buffers from the next one to take.
+ */
+unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
+{
+	unsigned long pos = cb->consumed + (cb->held << cb->subbuf_shift);
+	struct tring_slot *slot;
+	unsigned long n;
+
+	for (n = 0; n < limit && n <= cb->slot_mask; n++) {
+		slot = tring_slot_at(cb, pos);
+		/* Pairs with the release in tring_deliver(). */
+		if (atomic_long_read_acquire(&slot->done) <= tring_lap(cb, pos))
+			break;
+		pos += cb->subbuf_size;
+	}
+	return n;
+}
+
+/**
+ * tring_cpu_poll_ready - is there enough for a poller, or will it be woken
+ * @cb: the CPU ring.
+ *
+ * Context: reader side, before sleeping on @cb->waitq.
+ * Return: true when the watermark is reached (one sub-buffer is enough
+ * while a flushed sub-buffer is not yet consumed). When false, the next
+ * delivery that reaches it wakes @cb->waitq.
+ */
+bool tring_cpu_poll_ready(struct tring_cpu *cb)
+{
+	unsigned long need = cb->watermark;
+
+	if (cb->consumed < READ_ONCE(cb->flush_pos))
+		need = 1;
+	WRITE_ONCE(cb->reader_waiting, 1);
+	/* Pairs with smp_mb() in tring_maybe_wake(). */
+	smp_mb();
+	if (tring_cpu_ready(cb, need) < need)
+		return false;
+	WRITE_ONCE(cb->reader_waiting, 0);
+	return true;
+}
+
+/**
+ * tring_cpu_wait - sleep until tring_cpu_poll_ready()
+ * @cb: the CPU ring.
+ *
+ * Context: process, reader side.
+ * Return: 0, or -ERESTARTSYS on a signal.
+ */
+int tring_cpu_wait(struct tring_cpu *cb)
+{
+	return wait_event_interruptible(cb->waitq, tring_cpu_poll_ready(cb));
+}
+
+/**
+ * tring_cpu_set_watermark - set the poll watermark
+ * @cb: the CPU ring.
+ * @wm: complete sub-buffers; clamped to 1 .. slots - 1 (a writer in
+ *	discard mode cannot complete the last slot while the others wait).
+ */
+void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm)
+{
+	WRITE_ONCE(cb->watermark, clamp_t(unsigned long, wm, 1, cb->slot_mask));
+}
+
+static void tring_fill_subbuf(struct tring_cpu *cb, unsigned long phys,
+			      unsigned long pos, struct tring_subbuf *sb)
+{
+	struct tring_packet_header *ph = tring_phys_va(cb, phys);
+
+	sb->offset = phys << cb->subbuf_shift;
+	sb->length = ph->content_size / 8;
+	sb->seq = pos >> cb->subbuf_shift;
+}
+
+static int tring_get_discard(struct tring_cpu *cb, struct tring_subbuf *sb)
+{
+	unsigned long pos = cb->consumed + (cb->held << cb->subbuf_shift);
+	struct tring_slot *slot = tring_slot_at(cb, pos);
+
+	/* Pairs with the release in tring_deliver(). */
+	if (atomic_long_read_acquire(&slot->done) <= tring_lap(cb, pos))
+		return -EAGAIN;
+	tring_fill_subbuf(cb, slot - cb->slots, pos, sb);
+	cb->held++;
+	return 0;
+}
+
+/*
+ * Overwrite mode: the sub-buffer at @pos was overwritten; move to the
+ * oldest one that may still be intact. Every sub-buffer skipped was
+ * claimed by a writer, which counted its events as overwritten.
+ */
+static void tring_resync(struct tring_cpu *cb, unsigned long pos)
+{
+	unsigned long w = local_read(&cb->offset);
+	unsigned long ring = tring_ring_bytes(cb);
+	unsigned long oldest;
+
+	oldest = (w & cb->subbuf_mask) ? (w | cb->subbuf_mask) + 1 : w;
+	oldest = oldest > ring ? oldest - ring : 0;
+	WRITE_ONCE(cb->consumed, max(pos + cb->subbuf_size, oldest));
+}
+
+static int tring_get_overwrite(struct tring_cpu *cb, struct tring_subbuf *sb)
+{
+	unsigned long pos, lap, done, e, n;
+	struct tring_slot *slot;
+	int tries;
+
+	if (cb->held)
+		return -EBUSY;
+	if (cb->retake) {
+		cb->retake = false;
+		goto hold;
+	}
+	for (tries = 0; tries < 16; tries++) {
+		pos = cb->consumed;
+		slot = tring_slot_at(cb, pos);
+		lap = tring_lap(cb, pos);
+		/* Pairs with the release in tring_deliver(). */
+		done = atomic_long_read_acquire(&slot->done);
+		if (done <= lap)
+			return -EAGAIN;
+		e = atomic_long_read(&slot->map);
+		if (done != lap + 1 || (e >> TRING_MAP_TAG_SHIFT) != lap + 1) {
+			tring_resync(cb, pos);
+			continue;
+		}
+		n = (e & ~TRING_MAP_PHYS) | TRING_MAP_TAKEN | cb->reader_phys;
+		/*
+		 * Fully ordered; pairs with the cmpxchg in tring_claim():
+		 * either we take the data or a writer claimed the slot for
+		 * the next lap first and our cmpxchg fails.
+		 */
+		if (atomic_long_cmpxchg(&slot->map, e, n) == e) {
+			cb->reader_phys = e & TRING_MAP_PHYS;
+			goto hold;
+		}
+	}
+	return -EAGAIN;
+hold:
+	tring_fill_subbuf(cb, cb->reader_phys, cb->consumed, sb);
+	cb->held = 1;
+	return 0;
+}
+
+/**
+ * tring_cpu_get - take the next complete sub-buffer
+ * @cb: the CPU ring.
+ * @sb: where it is in the mapping, its length and sequence number.
+ *
+ * In discard mode the reader may take several before giving them back;
+ * in overwrite mode one, which a spare replaces in the ring.
+ *
+ * Context: reader side.
+ * Return: 0, -EAGAIN if none is complete, -EBUSY if the reader already
+ * holds one (overwrite mode).
+ */
+int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb)
+{
+	if (cb->overwrite)
+		return tring_get_overwrite(cb, sb);
+	return tring_get_discard(cb, sb);
+}
+
+/**
+ * tring_cpu_put - give back the oldest held sub-buffers
+ * @cb: the CPU ring.
+ * @seq: sequence number of the oldest held sub-buffer.
+ * @count: how many to give back.
+ *
+ * Context: reader side.
+ * Return: 0, or -EINVAL if nothing is held, @seq is not the oldest held
+ * or @count is more than is held.
+ */
+int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count)
+{
+	if (!count || count > cb->held)
+		return -EINVAL;
+	if (seq != cb->consumed >> cb->subbuf_shift)
+		return -EINVAL;
+	cb->held -= count;
+	/*
+	 * Pairs with smp_load_acquire() in tring_prepare_switch(): our
+	 * reads of these sub-buffers happen before a writer reuses them.
+	 */
+	smp_store_release(&cb->consumed,
+			  cb->consumed + (count << cb->subbuf_shift));
+	return 0;
+}
+
+/**
+ * tring_cpu_reader_reset - a reader went away
+ * @cb: the CPU ring.
+ *
+ * Sub-buffers it held and did not give back are handed to the next
+ * reader again.
+ *
+ * Context: reader side.
+ */
+void tring_cpu_reader_reset(struct tring_cpu *cb)
+{
+	if (cb->overwrite && cb->held)
+		cb->retake = true;
+	cb->held = 0;
+	WRITE_ONCE(cb->reader_waiting, 0);
+}
+
+/**
+ * tring_cpu_counts - read one CPU's positions and counters
+ * @cb: the CPU ring.
+ * @c: filled in.
+ *
+ * Context: reader side; writers keep running.
+ */
+void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
+{
+	unsigned long i;
+	long open = 0, n;
+
+	c->events_written = local_read(&cb->events_delivered);
+	for (i = 0; i <= cb->slot_mask; i++) {
+		/* Events committed in the slot's lap not yet delivered. */
+		n = (local_read(&cb->slots[i].commit) >> cb->subbuf_shift) -
+		    READ_ONCE(cb->slots[i].done_high);
+		open += max(n, 0L);
+	}
+	c->events_written += open;
+	c->write_pos = local_read(&cb->offset);
+	c->read_pos = cb->consumed;
+	c->subbufs_delivered = local_read(&cb->subbufs_delivered);
+	c->subbufs_ready = tring_cpu_ready(cb, cb->slot_mask + 1);
+	c->events_discarded = local_read(&cb->discarded);
+	c->events_overwritten = local_read(&cb->overwritten);
+	c->events_too_big = local_read(&cb->too_big);
+}
+
+/**
+ * tring_check_attr - validate buffer attributes
+ * @attr: the attributes.
+ *
+ * Return: 0 or -EINVAL.
+ */
+int tring_check_attr(const struct tring_buffer_attr *attr)
+{
+	if (!is_power_of_2(attr->subbuf_size) ||
+	    attr->subbuf_size < PAGE_SIZE ||
+	    ilog2(attr->subbuf_size) > TRING_MAX_SUBBUF_SHIFT)
+		return -EINVAL;
+	if (!is_power_of_2(attr->subbuf_count) || attr->subbuf_count < 2 ||
+	    attr->subbuf_count > TRING_MAX_SLOTS)
+		return -EINVAL;
+	if (attr->flags & ~TRING_OVERWRITE)
+		return -EINVAL;
+	if (attr->clock != TRING_CLOCK_MONO && attr->clock != TRING_CLOCK_LOCAL)
+		return -EINVAL;
+	if (attr->watermark >= attr->subbuf_count)
+		return -EINVAL;
+	return 0;
+}
+
+static int tring_cpu_alloc_pages(struct tring_cpu *cb, int node)
+{
+	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
+			  __GFP_NOWARN;
+	unsigned long i;
+
+	cb->pages = kvmalloc_node(array_size(cb->nr_pages, sizeof(*cb->pages)),
+				  GFP_KERNEL | __GFP_ZERO, node);
+	if (!cb->pages)
+		return -ENOMEM;
+	for (i = 0; i < cb->nr_pages; i++) {
+		cb->pages[i] = alloc_pages_node(node, gfp, 0);
+		if (!cb->pages[i])
+			goto free_pages;
+	}
+	cb->va = vmap(cb->pages, cb->nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!cb->va)
+		goto free_pages;
+	return 0;
+
+free_pages:
+	while (i--)
+		__free_page(cb->pages[i]);
+	kvfree(cb->pages);
+	cb->pages = NULL;
+	return -ENOMEM;
+}
+
+static void tring_cpu_free_pages(struct tring_cpu *cb)
+{
+	unsigned long i;
+
+	vunmap(cb->va);
+	for (i = 0; i < cb->nr_pages; i++)
+		__free_page(cb->pages[i]);
+	kvfree(cb->pages);
+}
+
+static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
+			  unsigned int cpu)
+{
+	const struct tring_buffer_attr *attr = &buf->attr;
+	unsigned long nslots = attr->subbuf_count, i;
+	int node = cpu_to_node(cpu);
+	int ret;
+
+	cb->buf = buf;
+	cb->cpu = cpu;
+	cb->subbuf_size = attr->subbuf_size;
+	cb->subbuf_mask = attr->subbuf_size - 1;
+	cb->subbuf_shift = ilog2(attr->subbuf_size);
+	cb->slot_mask = nslots - 1;
+	cb->lap_shift = cb->subbuf_shift + ilog2(nslots);
+	cb->clock = attr->clock;
+	cb->overwrite = attr->flags & TRING_OVERWRITE;
+	/* A record must end before its packet does, after any header. */
+	cb->max_payload = cb->subbuf_size - TRING_PACKET_HEADER_SIZE -
+			  TRING_EVENT_HEADER_EXT_SIZE - 4;
+	cb->nr_phys = nslots + cb->overwrite;
+	cb->nr_pages = cb->nr_phys << (cb->subbuf_shift - PAGE_SHIFT);
+	cb->reader_phys = nslots;
+	cb->watermark = attr->watermark ?: max(nslots / 2, 1UL);
+	init_waitqueue_head(&cb->waitq);
+	init_irq_work(&cb->wakeup, tring_wakeup_fn);
+
+	ret = tring_cpu_alloc_pages(cb, node);
+	if (ret)
+		return ret;
+	cb->slots = kvmalloc_node(array_size(nslots, sizeof(*cb->slots)),
+				  GFP_KERNEL | __GFP_ZERO, node);
+	if (!cb->slots) {
+		tring_cpu_free_pages(cb);
+		cb->va = NULL;
+		return -ENOMEM;
+	}
+	for (i = 0; i < nslots; i++)
+		atomic_long_set(&cb->slots[i].map, i | TRING_MAP_TAKEN);
+	return 0;
+}
+
+static void tring_cpu_free(struct tring_cpu *cb)
+{
+	irq_work_sync(&cb->wakeup);
+	kvfree(cb->slots);
+	tring_cpu_free_pages(cb);
+}
+
+/**
+ * tring_buffer_alloc - allocate a buffer with a ring for every possible CPU
+ * @attr: the attributes.
+ *
+ * Each ring's sub-buffers are allocated page by page on the CPU's node,
+ * zeroed, and mapped contiguously with vmap().
+ *
+ * Context: process; may sleep.
+ * Return: the buffer, or an ERR_PTR().
+ */
+struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
+{
+	struct tring_buffer *buf;
+	unsigned int cpu;
+	int ret;
+
+	ret = tring_check_attr(attr);
+	if (ret)
+		return ERR_PTR(ret);
+	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
+	if (!buf)
+		return ERR_PTR(-ENOMEM);
+	buf->attr = *attr;
+	strscpy(buf->name, attr->name ?: "", sizeof(buf->name));
+	buf->attr.name = buf->name;
+	buf->cpus = alloc_percpu(struct tring_cpu);
+	ret = -ENOMEM;
+	if (!buf->cpus)
+		goto free_buf;
+	for_each_possible_cpu(cpu) {
+		ret = tring_cpu_init(per_cpu_ptr(buf->cpus, cpu), buf, cpu);
+		if (ret)
+			goto free_cpus;
+	}
+	return buf;
+
+free_cpus:
+	for_each_possible_cpu(cpu) {
+		struct tring_cpu *cb = per_cpu_ptr(buf->cpus, cpu);
+
+		if (cb->va)
+			tring_cpu_free(cb);
+	}
+	free_percpu(buf->cpus);
+free_buf:
+	kfree(buf);
+	return ERR_PTR(ret);
+}
+
+/**
+ * tring_buffer_free - free a buffer
+ * @buf: the buffer; no new writer may start on it.
+ *
+ * Writers run with preemption disabled: after synchronize_rcu() every
+ * writer that could still see @buf has finished. Pages still mapped by
+ * user space stay until unmapped.
+ *
+ * Context: process; may sleep.
+ */
+void tring_buffer_free(struct tring_buffer *buf)
+{
+	unsigned int cpu;
+
+	synchronize_rcu();
+	for_each_possible_cpu(cpu)
+		tring_cpu_free(per_cpu_ptr(buf->cpus, cpu));
+	free_percpu(buf->cpus);
+	kfree(buf);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tring: declarations shared by the module's files and by the user-space
+ * build of the core (tools/testing/tring).
+ */
+#ifndef _TRING_INTERNAL_H
+#define _TRING_INTERNAL_H
+
+#include <linux/tring.h>
+
+/* Limits on a buffer's shape. */
+#define TRING_MAX_SUBBUF_SHIFT	24	/* 16 MiB sub-buffers */
+#define TRING_MAX_SLOTS		(1U << 20)
+
+/**
+ * struct tring_counts - one CPU's counters, read without stopping writers
+ * @write_pos: reserve position (bytes).
+ * @read_pos: consumer position (bytes).
+ * @subbufs_delivered: sub-buffers completed.
+ * @subbufs_ready: complete sub-buffers not yet taken.
+ * @events_written: events committed.
+ * @events_discarded: events dropped, buffer full.
+ * @events_overwritten: events overwritten unread.
+ * @events_too_big: events too big for a sub-buffer.
+ */
+struct tring_counts {
+	u64 write_pos;
+	u64 read_pos;
+	u64 subbufs_delivered;
+	u64 subbufs_ready;
+	u64 events_written;
+	u64 events_discarded;
+	u64 events_overwritten;
+	u64 events_too_big;
+};
+
+/* tring_core.c: creation */
+int tring_check_attr(const struct tring_buffer_attr *attr);
+struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr);
+void tring_buffer_free(struct tring_buffer *buf);
+
+/* tring_core.c: the reader side; calls on one ring are serialized by the caller. */
+int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb);
+int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count);
+void tring_cpu_reader_reset(struct tring_cpu *cb);
+unsigned long tring_cpu_flush(struct tring_cpu *cb);
+unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit);
+bool tring_cpu_poll_ready(struct tring_cpu *cb);
+int tring_cpu_wait(struct tring_cpu *cb);
+void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm);
+void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c);
+u64 tring_cpu_losses(struct tring_cpu *cb);
+
+static inline unsigned long tring_cpu_map_size(const struct tring_cpu *cb)
+{
+	return cb->nr_phys << cb->subbuf_shift;
+}
+
+#endif /* _TRING_INTERNAL_H */

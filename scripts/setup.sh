@@ -1,0 +1,139 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install, from Debian's own packages, everything tring's build, tests,
+# "make run" and "make bench" need on a Debian 12 (bookworm) machine.
+# Idempotent: when everything is present it only checks and returns.
+#
+# The 6.12 kernel comes from bookworm-backports. The mirror for that suite
+# is never written here: it is read from the apt sources the machine
+# already has (the URI serving "bookworm").
+
+set -euo pipefail
+
+SUITE=bookworm
+BPO=${SUITE}-backports
+BPO_LIST=/etc/apt/sources.list.d/tring-${BPO}.sources
+
+PKGS=(
+	build-essential bc bison flex libelf-dev libssl-dev xz-utils rsync
+	kmod cpio busybox-static qemu-system-x86
+	linux-image-amd64 linux-headers-amd64 linux-source-6.1
+	linux-kbuild-6.1 sparse babeltrace2 valgrind
+)
+
+log() { echo "setup: $*" >&2; }
+
+need_root() {
+	if [ "$(id -u)" != 0 ]; then
+		log "must run as root (it installs Debian packages)"
+		exit 1
+	fi
+}
+
+# Print the URI(s) of the main archive serving $SUITE, from deb822 files
+# and from one-line sources.list entries.
+archive_uris() {
+	local f
+	for f in /etc/apt/sources.list.d/*.sources; do
+		[ -f "$f" ] || continue
+		awk -v suite="$SUITE" '
+			function flush() {
+				if (uris != "" && has && main) print uris
+				uris = ""; has = 0; main = 0
+			}
+			/^[[:space:]]*$/ { flush(); next }
+			/^URIs:/ { uris = $0; sub(/^URIs:[[:space:]]*/, "", uris) }
+			/^Suites:/ { for (i = 2; i <= NF; i++) if ($i == suite) has = 1 }
+			/^Components:/ { for (i = 2; i <= NF; i++) if ($i == "main") main = 1 }
+			END { flush() }
+		' "$f"
+	done
+	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+		[ -f "$f" ] || continue
+		awk -v suite="$SUITE" '
+			$1 == "deb" {
+				i = 2
+				if ($i ~ /^\[/) { while ($i !~ /\]$/) i++; i++ }
+				if ($(i + 1) == suite) print $i
+			}
+		' "$f"
+	done
+}
+
+add_backports() {
+	local uris
+	[ -f "$BPO_LIST" ] && return 0
+	if grep -rqs "^[^#]*${BPO}" /etc/apt/sources.list /etc/apt/sources.list.d/; then
+		return 0
+	fi
+	uris=$(archive_uris | tr ' ' '\n' | grep -v '^$' | sort -u | tr '\n' ' ')
+	if [ -z "$uris" ]; then
+		log "no apt source serves '$SUITE'; cannot derive the $BPO mirror"
+		exit 1
+	fi
+	log "adding $BPO from the existing sources: $uris"
+	cat >"$BPO_LIST" <<SRC
+Types: deb
+URIs: $uris
+Suites: $BPO
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+	APT_UPDATED=0
+}
+
+APT_UPDATED=0
+apt_update() {
+	if [ "$APT_UPDATED" = 0 ]; then
+		apt-get update -qq
+		APT_UPDATED=1
+	fi
+}
+
+missing_pkgs() {
+	local p
+	for p in "$@"; do
+		dpkg-query -W -f='${Status}\n' "$p" 2>/dev/null |
+			grep -q '^install ok installed' || echo "$p"
+	done
+}
+
+# The versioned 6.12 image and headers packages the backports
+# meta-packages point at; installed by name so 6.1 stays installed too.
+bpo_kernel_pkgs() {
+	local img
+	img=$(apt-cache show "linux-image-amd64/$BPO" 2>/dev/null ||
+		apt-cache show -o APT::Default-Release="$BPO" linux-image-amd64)
+	img=$(echo "$img" | awk '/^Depends:/ { print; exit }' |
+		grep -o 'linux-image-[0-9][^ ,]*-amd64' | head -n 1)
+	[ -n "$img" ] || return 1
+	echo "$img" "${img/linux-image-/linux-headers-}"
+}
+
+bpo_installed() {
+	ls -d /usr/src/linux-headers-6.1[2-9]*-amd64 >/dev/null 2>&1 &&
+		ls /boot/vmlinuz-6.1[2-9]*-amd64 >/dev/null 2>&1
+}
+
+main() {
+	local miss bpo
+	need_root
+	export DEBIAN_FRONTEND=noninteractive
+	add_backports
+	miss=$(missing_pkgs "${PKGS[@]}")
+	if [ -n "$miss" ]; then
+		apt_update
+		log "installing:" $miss
+		apt-get install -y -qq --no-install-recommends $miss >/dev/null
+	fi
+	if ! bpo_installed; then
+		apt_update
+		bpo=$(bpo_kernel_pkgs) || { log "no 6.12 kernel in $BPO"; exit 1; }
+		log "installing from $BPO:" $bpo
+		apt-get install -y -qq --no-install-recommends -t "$BPO" $bpo >/dev/null
+	fi
+	log "ok"
+}
+
+main "$@"

@@ -1,0 +1,48 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot a kernel with an initramfs under QEMU (software emulation, the
+# only kind these machines have), wait for it with a hard timeout and
+# unpack what the guest sent back.
+#
+# usage: run-guest.sh KERNEL INITRD OUTDIR TIMEOUT_S [EXTRA_CMDLINE]
+#
+# OUTDIR gets console.log (ttyS0: kernel and step output), results.b64
+# (ttyS1) and results/ unpacked from it. Exit status: 0 when the guest
+# finished and sent its results, 1 otherwise (hang, crash, no results).
+
+set -uo pipefail
+
+kernel=$1
+initrd=$2
+out=$3
+timeout_s=$4
+extra=${5:-}
+smp=${TRING_VM_SMP:-2}
+mem=${TRING_VM_MEM:-1G}
+
+rm -rf "$out"
+mkdir -p "$out"
+
+# oops=panic panic=-1: a crashed guest reboots at once, which ends QEMU.
+cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable $extra"
+
+timeout --kill-after=10 "$timeout_s" \
+	qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$out/console.log" -serial "file:$out/results.b64" \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	</dev/null >"$out/qemu.log" 2>&1
+status=$?
+echo "$status" >"$out/qemu.status"
+if [ "$status" = 124 ] || [ "$status" = 137 ]; then
+	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"
+fi
+
+tr -d "\r" <"$out/results.b64" | sed -n "/^TRING-RESULTS-BEGIN/,/^TRING-RESULTS-END/p" |
+	sed '1d;$d' | base64 -d 2>/dev/null | tar -C "$out" -xzf - 2>/dev/null
+if [ ! -d "$out/results" ]; then
+	echo "guest sent no results (qemu exit $status)" >>"$out/qemu.log"
+	exit 1
+fi
+exit 0
