@@ -28,7 +28,7 @@ CC	?= gcc
 TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include/uapi \
 	       -D_GNU_SOURCE
 
-.PHONY: all modules tools selftests twin check run bench clean distclean help \
+.PHONY: all modules sparse tools selftests twin twin-test check run bench clean distclean help \
 	FORCE
 
 all: modules
@@ -44,8 +44,12 @@ modules: FORCE
 	@for f in $(MOD_SRCS); do ln -sf $(TOP)/$$f $(MODDIR)/$$f; done
 	@find $(MODDIR)/kernel -xtype l -delete
 	$(MAKE) -C $(KDIR) M=$(MODDIR) CONFIG_TRING=m CONFIG_TRING_TEST=m \
-		CONFIG_TRING_BENCHMARK=m modules
+		CONFIG_TRING_BENCHMARK=m $(KBUILD_EXTRA) modules
 	@echo "modules: $(MODDIR)"
+
+# sparse over every module source (C=2 checks files even when up to date).
+sparse:
+	@$(MAKE) --no-print-directory modules KBUILD_EXTRA="C=2 CHECK=sparse"
 
 tools:
 	$(MAKE) -C tools/tring O=$(B)/tools
@@ -55,6 +59,9 @@ selftests:
 
 twin:
 	$(MAKE) -C tools/testing/tring O=$(B)/twin
+
+twin-test:
+	$(MAKE) -C tools/testing/tring O=$(B)/twin test
 
 check:
 	@scripts/check.sh

@@ -12,6 +12,7 @@
 #define _LINUX_TRING_H
 
 #include <linux/atomic.h>
+#include <linux/bits.h>
 #include <linux/cache.h>
 #include <linux/compiler.h>
 #include <linux/irq_work.h>
@@ -35,12 +36,12 @@
  * (low bits), whether a reader took the data of the slot's last lap, and
  * the lap the slot was last claimed for, plus one (0: never claimed).
  */
-#define TRING_MAP_PHYS		((1UL << 24) - 1)
-#define TRING_MAP_TAKEN		(1UL << 24)
+#define TRING_MAP_PHYS		GENMASK(23, 0)
+#define TRING_MAP_TAKEN		BIT(24)
 #define TRING_MAP_TAG_SHIFT	25
 
 /* Buffer attribute flags (struct tring_buffer_attr.flags). */
-#define TRING_OVERWRITE		(1U << 0)
+#define TRING_OVERWRITE		BIT(0)
 
 /**
  * struct tring_slot - one ring slot: a logical sub-buffer index

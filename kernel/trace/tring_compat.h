@@ -7,13 +7,15 @@
 #define _TRING_COMPAT_H
 
 #include <linux/mm.h>
-#include <linux/version.h>
 
-/* 6.3 made vma->vm_flags read-only behind vm_flags_set()/_clear(). */
+/*
+ * 6.3 made vma->vm_flags read-only behind vm_flags_mod() and friends.
+ * Kbuild defines TRING_HAVE_VM_FLAGS_MOD when the kernel's headers have it.
+ */
 static inline void tring_vm_flags_mod(struct vm_area_struct *vma,
 				      unsigned long set, unsigned long clear)
 {
-#if LINUX_VERSION_CODE >= KERNEL_VERSION(6, 3, 0)
+#ifdef TRING_HAVE_VM_FLAGS_MOD
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;

@@ -118,8 +118,11 @@ static long tring_copy_in(void *karg, size_t ksize, size_t ver0,
 		return -EFAULT;
 	if (usize < ver0 || usize > PAGE_SIZE)
 		return -EINVAL;
+	/* Not "ret ?: usize": the u32 would make -E2BIG a large size. */
 	ret = copy_struct_from_user(karg, ksize, uarg, usize);
-	return ret ? ret : usize;
+	if (ret)
+		return ret;
+	return usize;
 }
 
 static long tring_copy_out(void __user *uarg, const void *karg, size_t ksize,

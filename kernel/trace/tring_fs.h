@@ -23,7 +23,7 @@ struct tring_instance;
  */
 struct tring_stream {
 	struct tring_instance *inst;
-	struct mutex lock;
+	struct mutex lock;	/* the reader side of the CPU's ring */
 	unsigned int cpu;
 	bool open;
 };
@@ -40,7 +40,7 @@ struct tring_stream {
  */
 struct tring_instance {
 	struct kref ref;
-	struct mutex lock;
+	struct mutex lock;	/* @buf, @open_streams, @dead, stream opens */
 	struct tring_buffer *buf;
 	struct dentry *dir;
 	struct tring_stream *streams;

@@ -10,7 +10,7 @@
 
 /* Limits on a buffer's shape. */
 #define TRING_MAX_SUBBUF_SHIFT	24	/* 16 MiB sub-buffers */
-#define TRING_MAX_SLOTS		(1U << 20)
+#define TRING_MAX_SLOTS		BIT(20)
 
 /**
  * struct tring_counts - one CPU's counters, read without stopping writers

@@ -30,4 +30,44 @@ static inline __u8 tring_test_byte(__u64 seq, __u32 i)
 	return (__u8)(seq + i);
 }
 
+/* Event id of the stress test's events. */
+#define TRING_STRESS_EVENT_ID	4
+
+/* Writer contexts of the stress test, in nesting order. */
+enum tring_stress_ctx {
+	TRING_STRESS_TASK,	/* a kthread bound to the CPU */
+	TRING_STRESS_SOFTIRQ,	/* a softirq hrtimer */
+	TRING_STRESS_HARDIRQ,	/* a hardirq hrtimer */
+	TRING_STRESS_IPI,	/* smp_call_function_single() from the other CPUs */
+	TRING_STRESS_NMI,	/* an NMI the CPU sends itself */
+	TRING_STRESS_NR_CTX,
+};
+
+/**
+ * struct tring_stress_payload - a stress test event
+ * @seq: per (cpu, ctx) attempt number from 0; an attempt the buffer
+ *	refused leaves a gap.
+ * @cpu: CPU that wrote it.
+ * @ctx: enum tring_stress_ctx.
+ * @len: payload bytes, this structure included.
+ * @check: tring_stress_check() of the fields above.
+ *
+ * Byte i of the @len - 24 bytes that follow is (seq + i) & 0xff.
+ */
+struct tring_stress_payload {
+	__u64 seq;
+	__u32 cpu;
+	__u16 ctx;
+	__u16 len;
+	__u64 check;
+};
+
+static inline __u64 tring_stress_check(__u64 seq, __u32 cpu, __u16 ctx,
+				       __u16 len)
+{
+	__u64 x = seq * 0x9E3779B97F4A7C15ULL ^ ((__u64)cpu << 32 | ctx << 16 | len);
+
+	return x ^ (x >> 29);
+}
+
 #endif /* _TRING_TEST_H */

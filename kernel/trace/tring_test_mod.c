@@ -1,14 +1,20 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring_test: triggers the kselftests use to write known events.
+ * tring_test: triggers the kselftests use, under
+ * /sys/kernel/debug/tring/test/:
  *
- * /sys/kernel/debug/tring/test/write: write "<cpu> <count> <len> [<seq>]"
- * to write <count> test events (struct tring_test_payload, <len> payload
- * bytes) into the default buffer from a kworker bound to <cpu>, with
- * sequence numbers from <seq> (default 0). Reading the file tells how
- * many of the last batch were written and how many the buffer refused.
+ * write     "<cpu> <count> <len> [<seq>]" writes <count> test events
+ *           (struct tring_test_payload, <len> payload bytes) into the
+ *           default buffer from a kworker bound to <cpu>, sequence numbers
+ *           from <seq>. Reading tells how many of the last batch were
+ *           written and how many the buffer refused.
+ * instance  "create <name> <subbuf_kb> <count> [overwrite]",
+ *           "destroy <name>", "write <name> <cpu> <count> <len> [<seq>]":
+ *           buffers made through the kernel API (instances/<name>).
+ * stress    "<ms>" runs the stress test (tring_test_stress.c); reading
+ *           reports the last run.
  *
- * plant_warn=1 at load time triggers a WARN: the harness must see it.
+ * plant_warn=1 at load time triggers a WARN: the harness must catch it.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -17,23 +23,28 @@
 #include <linux/fs.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
+#include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/uaccess.h>
 #include <linux/workqueue.h>
 
 #include <linux/tring.h>
 #include "tring_test.h"
+#include "tring_test_mod.h"
 
 static bool plant_warn;
 module_param(plant_warn, bool, 0444);
 MODULE_PARM_DESC(plant_warn, "WARN at load (tests the test harness)");
 
 #define TRING_TEST_MAX_LEN	4096
+#define TRING_TEST_INSTANCES	4
 
 static struct dentry *tring_test_dir;
-static DEFINE_MUTEX(tring_test_lock);
+static DEFINE_MUTEX(tring_test_lock);	/* every trigger, one at a time */
+static struct tring_buffer *tring_test_inst[TRING_TEST_INSTANCES];
 
 struct tring_test_batch {
+	struct tring_buffer *buf;	/* NULL: the default buffer */
 	unsigned int cpu;
 	unsigned long count;
 	unsigned int len;
@@ -70,7 +81,7 @@ static long tring_test_run(void *arg)
 	for (i = 0; i < b->count; i++) {
 		tring_test_fill(p, b->cpu, b->len, b->seq + i);
 		preempt_disable();
-		buf = tring_default_buffer();
+		buf = b->buf ?: tring_default_buffer();
 		ret = buf ? trace_write_inline(buf, TRING_TEST_EVENT_ID, p, b->len) :
 			    -ENODEV;
 		preempt_enable();
@@ -84,31 +95,49 @@ static long tring_test_run(void *arg)
 	return 0;
 }
 
+/* Run batch @b on its CPU. Called with tring_test_lock held. */
+static int tring_test_batch(struct tring_test_batch *b)
+{
+	long ret;
+
+	if (b->len < sizeof(struct tring_test_payload) ||
+	    b->len > TRING_TEST_MAX_LEN || b->cpu >= nr_cpu_ids)
+		return -EINVAL;
+	cpus_read_lock();
+	ret = cpu_online(b->cpu) ? work_on_cpu(b->cpu, tring_test_run, b) :
+				   -ENODEV;
+	cpus_read_unlock();
+	if (!ret)
+		tring_test_last = *b;
+	return ret;
+}
+
+/* Copy a short command from user space, NUL-terminated. */
+static int tring_test_cmd(char *s, size_t n, const char __user *ubuf,
+			  size_t count)
+{
+	if (!count || count >= n)
+		return -EINVAL;
+	if (copy_from_user(s, ubuf, count))
+		return -EFAULT;
+	s[count] = '\0';
+	return 0;
+}
+
 static ssize_t tring_test_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
 	struct tring_test_batch b = { };
 	char s[64];
-	long ret;
-	int n;
+	int ret;
 
-	if (!count || count >= sizeof(s))
+	ret = tring_test_cmd(s, sizeof(s), ubuf, count);
+	if (ret)
+		return ret;
+	if (sscanf(s, "%u %lu %u %llu", &b.cpu, &b.count, &b.len, &b.seq) < 3)
 		return -EINVAL;
-	if (copy_from_user(s, ubuf, count))
-		return -EFAULT;
-	s[count] = '\0';
-	n = sscanf(s, "%u %lu %u %llu", &b.cpu, &b.count, &b.len, &b.seq);
-	if (n < 3 || b.len < sizeof(struct tring_test_payload) ||
-	    b.len > TRING_TEST_MAX_LEN || b.cpu >= nr_cpu_ids)
-		return -EINVAL;
-
 	mutex_lock(&tring_test_lock);
-	cpus_read_lock();
-	ret = cpu_online(b.cpu) ? work_on_cpu(b.cpu, tring_test_run, &b) :
-				   -ENODEV;
-	cpus_read_unlock();
-	if (!ret)
-		tring_test_last = b;
+	ret = tring_test_batch(&b);
 	mutex_unlock(&tring_test_lock);
 	return ret ? ret : count;
 }
@@ -133,6 +162,132 @@ static const struct file_operations tring_test_write_fops = {
 	.llseek	= default_llseek,
 };
 
+static int tring_test_find(const char *name)
+{
+	int i;
+
+	for (i = 0; i < TRING_TEST_INSTANCES; i++)
+		if (tring_test_inst[i] && !strcmp(tring_test_inst[i]->name, name))
+			return i;
+	return -ENOENT;
+}
+
+static int tring_test_create(const char *name, unsigned int kb,
+			     unsigned int count, bool overwrite)
+{
+	struct tring_buffer_attr attr = {
+		.name = name,
+		.subbuf_size = (size_t)kb * 1024,
+		.subbuf_count = count,
+		.flags = overwrite ? TRING_OVERWRITE : 0,
+	};
+	struct tring_buffer *buf;
+	int i;
+
+	for (i = 0; i < TRING_TEST_INSTANCES && tring_test_inst[i]; i++)
+		;
+	if (i == TRING_TEST_INSTANCES)
+		return -ENOSPC;
+	buf = tring_buffer_create(&attr);
+	if (IS_ERR(buf))
+		return PTR_ERR(buf);
+	tring_test_inst[i] = buf;
+	return 0;
+}
+
+static int tring_test_instance_cmd(char *s)
+{
+	struct tring_test_batch b = { };
+	unsigned int kb, count;
+	char name[32], ow[16];
+	int i, n;
+
+	n = sscanf(s, "create %31s %u %u %15s", name, &kb, &count, ow);
+	if (n >= 3)
+		return tring_test_create(name, kb, count,
+					 n == 4 && !strcmp(ow, "overwrite"));
+	if (sscanf(s, "destroy %31s", name) == 1) {
+		i = tring_test_find(name);
+		if (i < 0)
+			return i;
+		tring_buffer_destroy(tring_test_inst[i]);
+		tring_test_inst[i] = NULL;
+		return 0;
+	}
+	if (sscanf(s, "write %31s %u %lu %u %llu", name, &b.cpu, &b.count,
+		   &b.len, &b.seq) >= 4) {
+		i = tring_test_find(name);
+		if (i < 0)
+			return i;
+		b.buf = tring_test_inst[i];
+		return tring_test_batch(&b);
+	}
+	return -EINVAL;
+}
+
+static ssize_t tring_test_instance_write(struct file *file,
+					 const char __user *ubuf,
+					 size_t count, loff_t *ppos)
+{
+	char s[96];
+	int ret;
+
+	ret = tring_test_cmd(s, sizeof(s), ubuf, count);
+	if (ret)
+		return ret;
+	mutex_lock(&tring_test_lock);
+	ret = tring_test_instance_cmd(strim(s));
+	mutex_unlock(&tring_test_lock);
+	return ret ? ret : count;
+}
+
+static const struct file_operations tring_test_instance_fops = {
+	.owner	= THIS_MODULE,
+	.read	= tring_test_read,
+	.write	= tring_test_instance_write,
+	.llseek	= default_llseek,
+};
+
+static ssize_t tring_test_stress_write(struct file *file,
+				       const char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	unsigned int ms;
+	int ret;
+
+	ret = kstrtouint_from_user(ubuf, count, 0, &ms);
+	if (ret)
+		return ret;
+	if (!ms || ms > 600 * MSEC_PER_SEC)
+		return -EINVAL;
+	mutex_lock(&tring_test_lock);
+	ret = tring_stress_run(ms);
+	mutex_unlock(&tring_test_lock);
+	return ret ? ret : count;
+}
+
+static int tring_test_stress_show(struct seq_file *m, void *unused)
+{
+	mutex_lock(&tring_test_lock);
+	tring_stress_show(m);
+	mutex_unlock(&tring_test_lock);
+	return 0;
+}
+
+static int tring_test_stress_open(struct inode *inode, struct file *file)
+{
+	return single_open(file, tring_test_stress_show, NULL);
+}
+
+static const struct file_operations tring_test_stress_fops = {
+	.owner		= THIS_MODULE,
+	.open		= tring_test_stress_open,
+	.read		= seq_read,
+	.write		= tring_test_stress_write,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
+
 static int __init tring_test_init(void)
 {
 	struct dentry *root;
@@ -145,16 +300,25 @@ static int __init tring_test_init(void)
 	dput(root);
 	debugfs_create_file("write", 0600, tring_test_dir, NULL,
 			    &tring_test_write_fops);
+	debugfs_create_file("instance", 0600, tring_test_dir, NULL,
+			    &tring_test_instance_fops);
+	debugfs_create_file("stress", 0600, tring_test_dir, NULL,
+			    &tring_test_stress_fops);
 	return 0;
 }
 
 static void __exit tring_test_exit(void)
 {
+	int i;
+
 	debugfs_remove(tring_test_dir);
+	for (i = 0; i < TRING_TEST_INSTANCES; i++)
+		if (tring_test_inst[i])
+			tring_buffer_destroy(tring_test_inst[i]);
 }
 
 module_init(tring_test_init);
 module_exit(tring_test_exit);
 
 MODULE_LICENSE("GPL");
-MODULE_DESCRIPTION("tring: test triggers and self-tests");
+MODULE_DESCRIPTION("tring: test triggers and the stress test");

@@ -112,7 +112,7 @@ struct tring_event_header_ext {
 #define TRING_CLOCK_LOCAL	1	/* trace_clock_local(): per-CPU, fastest */
 
 /* struct tring_info.flags */
-#define TRING_INFO_OVERWRITE	(1U << 0)	/* flight-recorder mode */
+#define TRING_INFO_OVERWRITE	0x1	/* flight-recorder mode */
 
 /**
  * struct tring_info - shape of one CPU's stream (TRING_IOC_INFO)

@@ -1,0 +1,355 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring ABI tests: the stream file's shape, its read-only mapping, and
+ * how every ioctl treats bad input.
+ */
+#include <setjmp.h>
+#include <signal.h>
+#include <sys/wait.h>
+
+#include "../kselftest_harness.h"
+#include "tring_util.h"
+
+#define SUBBUF_KB	4
+#define SUBBUFS		8
+
+FIXTURE(stream) {
+	struct tu_stream s;
+	long page;
+};
+
+FIXTURE_SETUP(stream)
+{
+	ASSERT_EQ(0, tu_reset_buffer(SUBBUF_KB, SUBBUFS, 0));
+	ASSERT_EQ(0, tu_stream_open(&self->s, 0));
+	self->page = sysconf(_SC_PAGESIZE);
+}
+
+FIXTURE_TEARDOWN(stream)
+{
+	tu_stream_close(&self->s);
+}
+
+TEST_F(stream, info_shape)
+{
+	struct tring_info *i = &self->s.info;
+
+	EXPECT_EQ(TRING_ABI_VERSION, i->abi_version);
+	EXPECT_EQ(0, i->cpu);
+	EXPECT_EQ(0, i->flags);
+	EXPECT_EQ(SUBBUF_KB * 1024, i->subbuf_size);
+	EXPECT_EQ(SUBBUFS, i->subbuf_count);
+	EXPECT_EQ(sizeof(struct tring_packet_header), i->header_size);
+	EXPECT_EQ(64, i->header_size);
+	EXPECT_EQ(i->subbuf_size * i->subbuf_count, i->map_size);
+	EXPECT_EQ(TRING_CLOCK_MONO, i->clock);
+	EXPECT_EQ(SUBBUFS / 2, i->watermark);
+}
+
+TEST(overwrite_mapping_has_spare)
+{
+	struct tu_stream s;
+
+	ASSERT_EQ(0, tu_reset_buffer(SUBBUF_KB, SUBBUFS, 1));
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	EXPECT_EQ(TRING_INFO_OVERWRITE, s.info.flags);
+	EXPECT_EQ(s.info.subbuf_size * (s.info.subbuf_count + 1),
+		  s.info.map_size);
+	tu_stream_close(&s);
+	ASSERT_EQ(0, tu_reset_buffer(SUBBUF_KB, SUBBUFS, 0));
+}
+
+TEST_F(stream, fresh_mapping_is_zero)
+{
+	EXPECT_TRUE(tu_all_zero(self->s.map, self->s.info.map_size));
+}
+
+TEST_F(stream, map_part_and_offset)
+{
+	void *p = mmap(NULL, self->page, PROT_READ, MAP_SHARED, self->s.fd,
+		       self->page);
+
+	ASSERT_NE(MAP_FAILED, p);
+	munmap(p, self->page);
+}
+
+TEST_F(stream, map_past_end_fails)
+{
+	size_t len = self->s.info.map_size + self->page;
+	void *p;
+
+	p = mmap(NULL, len, PROT_READ, MAP_SHARED, self->s.fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+	p = mmap(NULL, self->page, PROT_READ, MAP_SHARED, self->s.fd,
+		 self->s.info.map_size);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(stream, prot_write_fails)
+{
+	void *p;
+	int fd;
+
+	/* The file is open read-only: the VFS refuses a shared writable map. */
+	p = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED,
+		 self->s.fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	/* Through a read-write descriptor the module refuses it itself. */
+	tu_stream_close(&self->s);
+	fd = open(TRING_DIR "/per_cpu/cpu0/stream", O_RDWR);
+	ASSERT_LE(0, fd);
+	p = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	EXPECT_EQ(EPERM, errno);
+	p = mmap(NULL, self->page, PROT_READ | PROT_WRITE, MAP_PRIVATE, fd, 0);
+	EXPECT_EQ(MAP_FAILED, p);
+	close(fd);
+	ASSERT_EQ(0, tu_stream_open(&self->s, 0));
+}
+
+TEST_F(stream, mprotect_write_fails)
+{
+	EXPECT_EQ(-1, mprotect(self->s.map, self->page, PROT_READ | PROT_WRITE));
+	EXPECT_EQ(EACCES, errno);
+}
+
+static sigjmp_buf segv_jmp;
+
+static void on_segv(int sig)
+{
+	siglongjmp(segv_jmp, 1);
+}
+
+TEST_F(stream, store_to_mapping_faults)
+{
+	volatile uint8_t *p = self->s.map;
+	int faulted = 0;
+
+	signal(SIGSEGV, on_segv);
+	if (sigsetjmp(segv_jmp, 1) == 0)
+		*p = 1;
+	else
+		faulted = 1;
+	signal(SIGSEGV, SIG_DFL);
+	EXPECT_EQ(1, faulted);
+}
+
+TEST_F(stream, fork_keeps_mapping)
+{
+	unsigned long written, failed;
+	uint64_t pos;
+	int status;
+	pid_t pid;
+
+	ASSERT_EQ(0, tu_trigger(0, 10, 32, 0, &written, &failed));
+	ASSERT_EQ(10, written);
+	ASSERT_EQ(0, tu_flush(&self->s, &pos));
+	usleep(10000);
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		const struct tring_packet_header *h = (const void *)self->s.map;
+
+		/* The child sees the same pages, read-only. */
+		_exit(h->magic == TRING_PACKET_MAGIC && h->events_count == 10 &&
+		      mprotect(self->s.map, self->page, PROT_WRITE) == -1 ? 0 : 1);
+	}
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+}
+
+TEST_F(stream, second_open_busy)
+{
+	int fd = open(TRING_DIR "/per_cpu/cpu0/stream", O_RDONLY);
+
+	EXPECT_EQ(-1, fd);
+	EXPECT_EQ(EBUSY, errno);
+}
+
+TEST_F(stream, knobs_busy_while_open)
+{
+	EXPECT_EQ(-EBUSY, tu_knob("buffer_size_kb", "%d", 64));
+	EXPECT_EQ(-EBUSY, tu_knob("overwrite", "1"));
+}
+
+TEST_F(stream, knobs_busy_while_mapped)
+{
+	int fd = self->s.fd;
+
+	/* Close the descriptor: the mapping alone keeps the file open. */
+	close(fd);
+	self->s.fd = -1;
+	EXPECT_EQ(-EBUSY, tu_knob("buffer_size_kb", "%d", 64));
+	munmap(self->s.map, self->s.info.map_size);
+	self->s.map = NULL;
+	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%d", SUBBUF_KB * SUBBUFS));
+	ASSERT_EQ(0, tu_stream_open(&self->s, 0));
+}
+
+TEST(knob_values)
+{
+	EXPECT_EQ(0, tu_reset_buffer(8, 4, 0));
+	EXPECT_EQ(8, tu_knob_read("buffer_subbuf_size_kb"));
+	EXPECT_EQ(32, tu_knob_read("buffer_size_kb"));
+	EXPECT_EQ(0, tu_knob_read("overwrite"));
+	/* Sizes round up to a power of two sub-buffers. */
+	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%d", 40));
+	EXPECT_EQ(64, tu_knob_read("buffer_size_kb"));
+	EXPECT_EQ(-EINVAL, tu_knob("buffer_subbuf_size_kb", "%d", 3));
+	EXPECT_EQ(-EINVAL, tu_knob("buffer_size_kb", "%d", 0));
+	EXPECT_EQ(-EINVAL, tu_knob("overwrite", "%d", 2));
+	EXPECT_EQ(-EINVAL, tu_knob("trace_clock", "jiffies"));
+	EXPECT_EQ(0, tu_knob("trace_clock", "local"));
+	EXPECT_EQ(0, tu_knob("trace_clock", "mono"));
+	EXPECT_EQ(0, tu_reset_buffer(SUBBUF_KB, SUBBUFS, 0));
+}
+
+TEST_F(stream, unknown_ioctl)
+{
+	EXPECT_EQ(-1, ioctl(self->s.fd, _IO(TRING_IOC_MAGIC, 0x7f), 0));
+	EXPECT_EQ(ENOTTY, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, _IOR('x', 0x01, int), 0));
+	EXPECT_EQ(ENOTTY, errno);
+}
+
+TEST_F(stream, null_and_unmapped_pointers)
+{
+	void *bad = (void *)8;	/* unmapped */
+	uint64_t pos;
+
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_INFO, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_STATUS, bad));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_GET, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_PUT, bad));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_FLUSH, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_SET_WATERMARK, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(0, tu_flush(&self->s, &pos));
+}
+
+TEST_F(stream, short_and_oversized_structs)
+{
+	struct {
+		struct tring_info info;
+		uint8_t tail[16];
+	} big;
+	struct tring_status st;
+
+	memset(&big, 0, sizeof(big));
+	big.info.size = TRING_INFO_SIZE_VER0 - 4;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_INFO, &big));
+	EXPECT_EQ(EINVAL, errno);
+	big.info.size = 0;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_INFO, &big));
+	EXPECT_EQ(EINVAL, errno);
+	/* Larger than the kernel knows, zero tail: accepted, tail untouched. */
+	big.info.size = sizeof(big);
+	EXPECT_EQ(0, ioctl(self->s.fd, TRING_IOC_INFO, &big));
+	EXPECT_EQ(TRING_ABI_VERSION, big.info.abi_version);
+	EXPECT_TRUE(tu_all_zero(big.tail, sizeof(big.tail)));
+	/* Non-zero bytes the kernel does not know: refused. */
+	big.tail[3] = 1;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_INFO, &big));
+	EXPECT_EQ(E2BIG, errno);
+	/* Absurd sizes. */
+	big.info.size = 1 << 20;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_INFO, &big));
+	EXPECT_EQ(EINVAL, errno);
+	memset(&st, 0, sizeof(st));
+	st.size = TRING_STATUS_SIZE_VER0 - 8;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_STATUS, &st));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST_F(stream, get_bad_arguments)
+{
+	struct tring_subbuf sb[2];
+	struct tring_get get = { .size = sizeof(get), .max = 1,
+				 .subbufs = (uintptr_t)sb };
+
+	get.flags = 1;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_GET, &get));
+	EXPECT_EQ(EINVAL, errno);
+	get.flags = 0;
+	get.max = 0;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_GET, &get));
+	EXPECT_EQ(EINVAL, errno);
+	get.max = 1;
+	/* Nothing written yet. */
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_GET, &get));
+	EXPECT_EQ(EAGAIN, errno);
+}
+
+TEST_F(stream, get_to_bad_pointer_loses_nothing)
+{
+	struct tring_get get = { .size = sizeof(get), .max = 1,
+				 .subbufs = 8 };
+	unsigned long written, failed;
+	struct tring_subbuf sb;
+	uint64_t pos;
+
+	ASSERT_EQ(0, tu_trigger(0, 5, 32, 0, &written, &failed));
+	ASSERT_EQ(0, tu_flush(&self->s, &pos));
+	usleep(10000);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_GET, &get));
+	EXPECT_EQ(EFAULT, errno);
+	get.subbufs = 0;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_GET, &get));
+	EXPECT_EQ(EFAULT, errno);
+	/* The sub-buffer is still there for a correct call. */
+	ASSERT_EQ(1, tu_get(&self->s, &sb, 1));
+	EXPECT_EQ(0, sb.seq);
+	EXPECT_EQ(0, tu_put(&self->s, sb.seq, 1));
+}
+
+TEST_F(stream, put_without_get_and_double_put)
+{
+	unsigned long written, failed;
+	struct tring_subbuf sb;
+	uint64_t pos;
+
+	EXPECT_EQ(-EINVAL, tu_put(&self->s, 0, 1));
+	ASSERT_EQ(0, tu_trigger(0, 5, 32, 0, &written, &failed));
+	ASSERT_EQ(0, tu_flush(&self->s, &pos));
+	usleep(10000);
+	ASSERT_EQ(1, tu_get(&self->s, &sb, 1));
+	EXPECT_EQ(-EINVAL, tu_put(&self->s, sb.seq + 1, 1));	/* wrong seq */
+	EXPECT_EQ(-EINVAL, tu_put(&self->s, sb.seq, 2));	/* too many */
+	EXPECT_EQ(-EINVAL, tu_put(&self->s, sb.seq, 0));
+	EXPECT_EQ(0, tu_put(&self->s, sb.seq, 1));
+	EXPECT_EQ(-EINVAL, tu_put(&self->s, sb.seq, 1));	/* double put */
+}
+
+TEST_F(stream, watermark_bounds)
+{
+	uint32_t wm = 0;
+
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_SET_WATERMARK, &wm));
+	EXPECT_EQ(EINVAL, errno);
+	wm = 1000;	/* clamped to the ring */
+	EXPECT_EQ(0, ioctl(self->s.fd, TRING_IOC_SET_WATERMARK, &wm));
+	self->s.info.size = sizeof(self->s.info);
+	ASSERT_EQ(0, ioctl(self->s.fd, TRING_IOC_INFO, &self->s.info));
+	EXPECT_EQ(SUBBUFS - 1, self->s.info.watermark);
+}
+
+TEST(files_root_only)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, stat(TRING_DIR "/per_cpu/cpu0/stream", &st));
+	EXPECT_EQ(0400, st.st_mode & 0777);
+	EXPECT_EQ(0, st.st_uid);
+	ASSERT_EQ(0, stat(TRING_DIR "/buffer_size_kb", &st));
+	EXPECT_EQ(0600, st.st_mode & 0777);
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring lifecycle tests: unloading the module while a stream is open or
+ * mapped, and destroying an instance buffer under an open reader.
+ */
+#include <sys/syscall.h>
+
+#include "../kselftest_harness.h"
+#include "tring_util.h"
+
+#define MODDIR	"/lib/tring"
+
+static int mod_unload(const char *name)
+{
+	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+static int mod_load(const char *name)
+{
+	char path[128];
+	int fd, err;
+
+	snprintf(path, sizeof(path), MODDIR "/%s.ko", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	err = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+static int reload_all(void)
+{
+	int err;
+
+	mod_unload("tring_test");
+	mod_unload("tring");
+	err = mod_load("tring");
+	return err ? err : mod_load("tring_test");
+}
+
+TEST(rmmod_refused_while_open)
+{
+	struct tu_stream s;
+	struct stat st;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	ASSERT_EQ(0, mod_unload("tring_test"));
+	EXPECT_NE(0, mod_unload("tring"));
+	EXPECT_EQ(0, stat(TRING_DIR "/per_cpu/cpu0/stream", &st));
+	tu_stream_close(&s);
+	EXPECT_EQ(0, mod_unload("tring"));
+	EXPECT_NE(0, stat(TRING_DIR, &st));
+	ASSERT_EQ(0, reload_all());
+}
+
+TEST(rmmod_refused_while_mapped)
+{
+	struct tu_stream s;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	close(s.fd);
+	s.fd = -1;
+	ASSERT_EQ(0, mod_unload("tring_test"));
+	EXPECT_NE(0, mod_unload("tring"));
+	/* The mapping still reads. */
+	EXPECT_TRUE(tu_all_zero(s.map, s.info.map_size));
+	tu_stream_close(&s);
+	EXPECT_EQ(0, mod_unload("tring"));
+	ASSERT_EQ(0, reload_all());
+}
+
+TEST(reload_many_times)
+{
+	int i;
+
+	for (i = 0; i < 5; i++)
+		ASSERT_EQ(0, reload_all());
+}
+
+static int instance_cmd(const char *fmt, ...)
+{
+	char cmd[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return tu_write_file(TRING_TEST_DIR "/instance", cmd);
+}
+
+static int count_events(const uint8_t *pkt, const struct tring_subbuf *sb,
+			void *arg)
+{
+	*(uint64_t *)arg += ((const struct tring_packet_header *)pkt)->events_count;
+	return 0;
+}
+
+TEST(instance_files_and_data)
+{
+	struct tu_stream s;
+	uint64_t pos, events = 0;
+	struct stat st;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, instance_cmd("create lc 4 4"));
+	EXPECT_EQ(-EEXIST, instance_cmd("create lc 4 4"));
+	EXPECT_EQ(-EINVAL, instance_cmd("create bad 3 4"));
+	ASSERT_EQ(0, stat(TRING_DIR "/instances/lc/per_cpu/cpu0/stream", &st));
+	ASSERT_EQ(0, instance_cmd("write lc 0 25 40"));
+	ASSERT_EQ(0, tu_stream_open_path(&s, TRING_DIR
+					 "/instances/lc/per_cpu/cpu0/stream", 0));
+	EXPECT_EQ(4096, s.info.subbuf_size);
+	EXPECT_EQ(4, s.info.subbuf_count);
+	ASSERT_EQ(0, tu_flush(&s, &pos));
+	ASSERT_LT(0, tu_drain(&s, pos, 2000, count_events, &events));
+	EXPECT_EQ(25, events);
+	tu_stream_close(&s);
+	ASSERT_EQ(0, instance_cmd("destroy lc"));
+	EXPECT_NE(0, stat(TRING_DIR "/instances/lc", &st));
+}
+
+TEST(instance_destroyed_under_reader)
+{
+	struct tu_stream s;
+	uint64_t pos, events = 0;
+	struct stat st;
+	int fd;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, instance_cmd("create gone 4 4"));
+	ASSERT_EQ(0, instance_cmd("write gone 0 30 40"));
+	ASSERT_EQ(0, tu_stream_open_path(&s, TRING_DIR
+					 "/instances/gone/per_cpu/cpu0/stream", 0));
+	ASSERT_EQ(0, instance_cmd("destroy gone"));
+	/* The files are gone; a new open fails. */
+	EXPECT_NE(0, stat(TRING_DIR "/instances/gone", &st));
+	fd = open(TRING_DIR "/instances/gone/per_cpu/cpu0/stream", O_RDONLY);
+	EXPECT_EQ(-1, fd);
+	/* The open reader still gets everything that was written. */
+	ASSERT_EQ(0, tu_flush(&s, &pos));
+	ASSERT_LT(0, tu_drain(&s, pos, 2000, count_events, &events));
+	EXPECT_EQ(30, events);
+	/* The module cannot go while the reader is open. */
+	ASSERT_EQ(0, mod_unload("tring_test"));
+	EXPECT_NE(0, mod_unload("tring"));
+	tu_stream_close(&s);
+	ASSERT_EQ(0, reload_all());
+}
+
+TEST(unload_with_instances_left)
+{
+	struct stat st;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, instance_cmd("create left1 4 2"));
+	ASSERT_EQ(0, instance_cmd("create left2 8 4 overwrite"));
+	ASSERT_EQ(0, instance_cmd("write left2 0 500 100"));
+	ASSERT_EQ(0, mod_unload("tring_test"));
+	EXPECT_NE(0, stat(TRING_DIR "/instances/left1", &st));
+	ASSERT_EQ(0, mod_unload("tring"));
+	ASSERT_EQ(0, reload_all());
+}
+
+TEST(big_buffer)
+{
+	struct tu_stream s;
+
+	ASSERT_EQ(0, reload_all());
+	/* 64 MiB per CPU, allocated page by page. */
+	ASSERT_EQ(0, tu_reset_buffer(64, 1024, 0));
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	EXPECT_EQ(64ULL << 20, s.info.map_size);
+	EXPECT_TRUE(tu_all_zero(s.map, s.info.map_size));
+	tu_stream_close(&s);
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+}
+
+TEST_HARNESS_MAIN

@@ -1,0 +1,335 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record: command line.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "record.h"
+
+static const char usage_text[] =
+"NAME\n"
+"	tring-record - save tring per-CPU trace buffers as CTF streams\n"
+"\n"
+"SYNOPSIS\n"
+"	tring-record [-o DIR] [-d SECONDS] [-c CPUS] [OPTION]...\n"
+"\n"
+"DESCRIPTION\n"
+"	Opens the stream of every CPU of a tring buffer, sleeps until the\n"
+"	kernel has complete sub-buffers and writes them, unchanged and\n"
+"	straight from the kernel's read-only mapping, to DIR/stream_<cpu>.\n"
+"	Each sub-buffer is a CTF 1.8 packet; the buffer's CTF metadata is\n"
+"	copied to DIR/metadata, so DIR is a CTF trace.\n"
+"\n"
+"	Recording stops on SIGINT (Ctrl-C), SIGTERM or when the duration\n"
+"	ends. Every CPU's partly filled sub-buffer is then flushed and\n"
+"	read, so nothing recorded before the stop is lost; a packet still\n"
+"	incomplete after 2 seconds is given up with a warning. A second\n"
+"	signal aborts this drain.\n"
+"\n"
+"	On a terminal a status line shows events per second, data written\n"
+"	and events lost so far. At the end a per-CPU summary goes to\n"
+"	standard error and, as key=value lines, to DIR/tring-record.summary.\n"
+"\n"
+"OPTIONS\n"
+"	-o, --output DIR\n"
+"		Write the trace to DIR (created, with its parents, if\n"
+"		missing). Default: tring-YYYYMMDD-HHMMSS in the current\n"
+"		directory. A non-empty DIR is refused without --force.\n"
+"	-f, --force\n"
+"		Record into a non-empty DIR: stream_*, metadata and\n"
+"		tring-record.summary left by an earlier run are removed,\n"
+"		other files are left alone.\n"
+"	-d, --duration SECONDS\n"
+"		Stop after SECONDS (decimals allowed).\n"
+"	-c, --cpus LIST\n"
+"		Record only these CPUs, e.g. 0,2-3. Default: every CPU the\n"
+"		buffer has a stream for.\n"
+"	-b, --buffer-size KB\n"
+"		Set the per-CPU ring size (knob buffer_size_kb).\n"
+"	-s, --subbuf-size KB\n"
+"		Set the sub-buffer size, a power of two (knob\n"
+"		buffer_subbuf_size_kb).\n"
+"	--overwrite, --discard\n"
+"		Flight-recorder mode (the oldest unread data is\n"
+"		overwritten) or drop new events when the ring is full\n"
+"		(knob overwrite).\n"
+"	--clock mono|local\n"
+"		Timestamp source (knob trace_clock).\n"
+"	-w, --watermark N\n"
+"		Wake up once N sub-buffers of a CPU are complete (default:\n"
+"		the kernel's, half the ring).\n"
+"	--instance NAME\n"
+"		Record the buffer instances/NAME instead of the default one.\n"
+"	--debugfs PATH\n"
+"		Where debugfs is mounted (default /sys/kernel/debug, or the\n"
+"		TRING_DEBUGFS environment variable).\n"
+"	-q, --quiet\n"
+"		No status line and no summary on standard error; warnings\n"
+"		and errors are still shown.\n"
+"	-h, --help\n"
+"		Show this text.\n"
+"\n"
+"	Knobs are written before the streams are opened (the kernel\n"
+"	refuses while a stream is open) and only when they change:\n"
+"	writing one rebuilds the buffer and drops what it holds.\n"
+"\n"
+"FILES\n"
+"	DIR/stream_<cpu>   the CPU's packets, whole sub-buffers, in order\n"
+"	DIR/metadata       copy of the buffer's CTF metadata\n"
+"	DIR/tring-record.summary\n"
+"		cpuN.subbufs, .bytes, .events, .discarded, .overwritten,\n"
+"		.too_big, .lost and more, and the same as total.*; event\n"
+"		loss counters are the kernel's, since the buffer was created.\n"
+"\n"
+"EXIT STATUS\n"
+"	0  recorded (a drain that timed out is only a warning)\n"
+"	1  bad option, or DIR not empty\n"
+"	2  cannot start: not root, debugfs not mounted, tring not loaded,\n"
+"	   no such instance or CPU, buffer busy\n"
+"	3  writing the output failed (e.g. disk full); what was saved is\n"
+"	   valid and the summary says what was lost\n"
+"	4  a stream failed while recording\n"
+"	5  the drain was aborted by a second signal\n";
+
+void tr_usage(FILE *f)
+{
+	fputs(usage_text, f);
+}
+
+enum {
+	OPT_OVERWRITE = 0x100,
+	OPT_DISCARD,
+	OPT_CLOCK,
+	OPT_INSTANCE,
+	OPT_DEBUGFS,
+};
+
+static const struct option long_options[] = {
+	{ "output",	 required_argument, NULL, 'o' },
+	{ "force",	 no_argument,	    NULL, 'f' },
+	{ "duration",	 required_argument, NULL, 'd' },
+	{ "cpus",	 required_argument, NULL, 'c' },
+	{ "buffer-size", required_argument, NULL, 'b' },
+	{ "subbuf-size", required_argument, NULL, 's' },
+	{ "overwrite",	 no_argument,	    NULL, OPT_OVERWRITE },
+	{ "discard",	 no_argument,	    NULL, OPT_DISCARD },
+	{ "clock",	 required_argument, NULL, OPT_CLOCK },
+	{ "watermark",	 required_argument, NULL, 'w' },
+	{ "instance",	 required_argument, NULL, OPT_INSTANCE },
+	{ "debugfs",	 required_argument, NULL, OPT_DEBUGFS },
+	{ "quiet",	 no_argument,	    NULL, 'q' },
+	{ "help",	 no_argument,	    NULL, 'h' },
+	{ NULL,		 0,		    NULL, 0 },
+};
+
+/* A whole decimal number in [min, max], or -1. */
+static long parse_long(const char *s, long min, long max)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (errno || end == s || *end || v < min || v > max)
+		return -1;
+	return v;
+}
+
+static int parse_cpu_number(const char **s, unsigned int *cpu)
+{
+	char *end;
+	unsigned long v;
+
+	if (**s < '0' || **s > '9')
+		return -1;
+	errno = 0;
+	v = strtoul(*s, &end, 10);
+	if (errno || v >= TR_MAX_CPUS)
+		return -1;
+	*cpu = v;
+	*s = end;
+	return 0;
+}
+
+/**
+ * tr_parse_cpulist - parse a list like "0,2-3" into a bitmap
+ * @s: the list.
+ * @bitmap: TR_MAX_CPUS bits, set for each CPU listed (not cleared first).
+ *
+ * Return: 0, or -1 if the list is malformed or names a CPU beyond
+ * TR_MAX_CPUS.
+ */
+int tr_parse_cpulist(const char *s, unsigned char *bitmap)
+{
+	unsigned int first, last, cpu;
+
+	if (!*s)
+		return -1;
+	for (;;) {
+		if (parse_cpu_number(&s, &first))
+			return -1;
+		last = first;
+		if (*s == '-') {
+			s++;
+			if (parse_cpu_number(&s, &last) || last < first)
+				return -1;
+		}
+		for (cpu = first; cpu <= last; cpu++)
+			tr_cpu_set(bitmap, cpu);
+		if (!*s)
+			return 0;
+		if (*s++ != ',')
+			return -1;
+	}
+}
+
+static int bad_value(const char *opt, const char *val, const char *why)
+{
+	fprintf(stderr, "tring-record: invalid %s '%s': %s\n", opt, val, why);
+	return TR_EXIT_USAGE;
+}
+
+static int parse_duration(struct tr_opts *o, const char *s)
+{
+	char *end;
+
+	errno = 0;
+	o->duration = strtod(s, &end);
+	/* Also catches NaN, which compares false. */
+	if (errno || end == s || *end || !(o->duration > 0) ||
+	    o->duration > 1e9)
+		return bad_value("duration", s, "expected seconds > 0");
+	return 0;
+}
+
+static int parse_one(struct tr_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'o':
+		if (!*arg)
+			return bad_value("output", arg, "empty");
+		o->output = arg;
+		return 0;
+	case 'f':
+		o->force = true;
+		return 0;
+	case 'd':
+		return parse_duration(o, arg);
+	case 'c':
+		o->cpus_given = true;
+		if (tr_parse_cpulist(arg, o->cpus))
+			return bad_value("CPU list", arg,
+					 "expected e.g. 0,2-3");
+		return 0;
+	case 'b':
+		o->buffer_kb = parse_long(arg, 1, 4L << 20);
+		if (o->buffer_kb < 0)
+			return bad_value("buffer size", arg,
+					 "expected KiB from 1 to 4194304");
+		return 0;
+	case 's':
+		o->subbuf_kb = parse_long(arg, 1, 16384);
+		if (o->subbuf_kb < 0 || (o->subbuf_kb & (o->subbuf_kb - 1)))
+			return bad_value("sub-buffer size", arg,
+					 "expected KiB, a power of two up to 16384");
+		return 0;
+	case OPT_OVERWRITE:
+		o->overwrite = 1;
+		return 0;
+	case OPT_DISCARD:
+		o->overwrite = 0;
+		return 0;
+	case OPT_CLOCK:
+		if (strcmp(arg, "mono") && strcmp(arg, "local"))
+			return bad_value("clock", arg, "expected mono or local");
+		o->clock = arg;
+		return 0;
+	case 'w':
+		o->watermark = parse_long(arg, 1, INT32_MAX);
+		if ((long)o->watermark < 0)
+			return bad_value("watermark", arg,
+					 "expected a number of sub-buffers >= 1");
+		return 0;
+	case OPT_INSTANCE:
+		if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") ||
+		    !strcmp(arg, ".."))
+			return bad_value("instance", arg, "not a buffer name");
+		o->instance = arg;
+		return 0;
+	case OPT_DEBUGFS:
+		o->debugfs = arg;
+		o->debugfs_given = true;
+		return 0;
+	case 'q':
+		o->quiet = true;
+		return 0;
+	}
+	return TR_EXIT_USAGE;
+}
+
+static void set_defaults(struct tr_opts *o)
+{
+	const char *env = getenv("TRING_DEBUGFS");
+	time_t now = time(NULL);
+	struct tm tm;
+
+	memset(o, 0, sizeof(*o));
+	o->buffer_kb = -1;
+	o->subbuf_kb = -1;
+	o->overwrite = -1;
+	o->debugfs = "/sys/kernel/debug";
+	if (env && *env) {
+		o->debugfs = env;
+		o->debugfs_given = true;
+	}
+	localtime_r(&now, &tm);
+	strftime(o->default_output, sizeof(o->default_output),
+		 "tring-%Y%m%d-%H%M%S", &tm);
+}
+
+/**
+ * tr_parse_options - parse the command line
+ * @o: filled in.
+ * @argc: argument count.
+ * @argv: arguments.
+ *
+ * Return: 0 to go on, -1 when --help was shown (exit 0), or an exit
+ * status after printing what is wrong.
+ */
+int tr_parse_options(struct tr_opts *o, int argc, char **argv)
+{
+	int c, ret;
+
+	set_defaults(o);
+	/* 0, not 1: starts getopt afresh (the unit test parses many times). */
+	optind = 0;
+	opterr = 1;
+	while ((c = getopt_long(argc, argv, "o:fd:c:b:s:w:qh", long_options,
+				NULL)) != -1) {
+		if (c == 'h') {
+			tr_usage(stdout);
+			return -1;
+		}
+		if (c == '?' || c == ':')
+			goto usage;
+		ret = parse_one(o, c, optarg);
+		if (ret)
+			return ret;
+	}
+	if (optind < argc) {
+		fprintf(stderr, "tring-record: unexpected argument '%s'\n",
+			argv[optind]);
+		goto usage;
+	}
+	if (!o->output)
+		o->output = o->default_output;
+	return 0;
+usage:
+	fprintf(stderr, "Try 'tring-record --help'.\n");
+	return TR_EXIT_USAGE;
+}

@@ -1,0 +1,203 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tring-record: declarations shared by the record logic (record.c,
+ * options.c), the real stream backend (stream_ioctl.c) and the unit test
+ * (test_record.c), which links the same logic against a fake backend.
+ *
+ * Everything that touches the kernel or the clock goes through struct
+ * tr_ops, so the test can hand out synthetic packets, inject errors and
+ * run the clock as fast as it likes.
+ */
+#ifndef _TRING_RECORD_H
+#define _TRING_RECORD_H
+
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+
+#include <linux/tring.h>
+
+/* Sub-buffers asked for per TRING_IOC_GET; the kernel hands out <= 64. */
+#define TR_BATCH		64
+/* Highest CPU number accepted (x86 MAXSMP's NR_CPUS). */
+#define TR_MAX_CPUS		8192
+/* Give up draining a CPU whose flushed packet stays incomplete this long. */
+#define TR_DRAIN_TIMEOUT_NS	(2ULL * 1000000000ULL)
+
+/* Exit statuses (documented in the usage text). */
+enum {
+	TR_EXIT_OK		= 0,
+	TR_EXIT_USAGE		= 1,	/* bad option or output directory */
+	TR_EXIT_SETUP		= 2,	/* not root, no debugfs/module, busy */
+	TR_EXIT_OUTPUT		= 3,	/* disk full or other write error */
+	TR_EXIT_STREAM		= 4,	/* a stream ioctl failed mid-way */
+	TR_EXIT_ABORTED		= 5,	/* second signal cut the drain short */
+};
+
+/* Why recording stopped. */
+enum tr_stop {
+	TR_STOP_NONE,
+	TR_STOP_SIGNAL,
+	TR_STOP_DURATION,
+	TR_STOP_OUTPUT,		/* write to the output failed */
+	TR_STOP_STREAM,		/* every stream failed */
+};
+
+/* How the final drain ended. */
+enum tr_drain {
+	TR_DRAIN_SKIPPED,	/* not attempted (output error) */
+	TR_DRAIN_COMPLETE,	/* every CPU reached its flush position */
+	TR_DRAIN_TIMEOUT,	/* some packet stayed incomplete */
+	TR_DRAIN_ABORTED,	/* second signal */
+};
+
+struct tr_opts {
+	const char *output;		/* NULL: default name */
+	char default_output[64];
+	double duration;		/* seconds; 0: until a signal */
+	long buffer_kb;			/* knobs; -1: leave alone */
+	long subbuf_kb;
+	int overwrite;
+	const char *clock;		/* NULL: leave alone */
+	unsigned long watermark;	/* 0: kernel default */
+	bool cpus_given;
+	unsigned char cpus[TR_MAX_CPUS / 8];	/* bitmap from --cpus */
+	const char *instance;
+	const char *debugfs;
+	bool debugfs_given;		/* --debugfs or TRING_DEBUGFS */
+	bool quiet;
+	bool force;
+};
+
+/* One CPU's stream and what was saved from it. */
+struct tr_cpu {
+	unsigned int cpu;
+	int fd;				/* stream file (real backend) */
+	void *priv;			/* backend's own state (fake) */
+	const unsigned char *map;	/* read-only mapping of the ring */
+	struct tring_info info;
+	int out_fd;			/* <outdir>/stream_<cpu> */
+
+	bool readable;			/* set by ops->wait() */
+	bool failed;			/* a stream ioctl failed: ignore it */
+	bool drained;			/* read_pos reached flush_pos */
+	uint64_t flush_pos;
+	uint64_t next_seq;		/* expected seq of the next packet */
+
+	/* What went to disk. */
+	uint64_t subbufs;
+	uint64_t bytes;
+	uint64_t events;
+	uint64_t skipped;		/* seq gaps: packets overwritten */
+	/* Taken from the ring but not saved (output error). */
+	uint64_t unsaved_subbufs;
+	uint64_t unsaved_events;
+	bool bad_header_warned;
+
+	struct tring_status start;	/* STATUS right after opening */
+	struct tring_status last;	/* latest STATUS */
+};
+
+struct tr_rec;
+
+/*
+ * The backend. Functions return 0 or a negative errno unless said
+ * otherwise; they retry EINTR themselves where retrying is right.
+ */
+struct tr_ops {
+	uid_t (*euid)(void);
+	/* Is @path the root of a mounted debugfs? */
+	bool (*is_debugfs)(const char *path);
+	bool (*isatty)(int fd);
+	uint64_t (*now_ns)(void);		/* CLOCK_MONOTONIC */
+	/* Write @val to the knob file @path. */
+	int (*knob_write)(const char *path, const char *val);
+
+	int (*open)(struct tr_cpu *c, const char *path);
+	int (*info)(struct tr_cpu *c, struct tring_info *info);
+	/* Map c->info.map_size bytes read-only into c->map. */
+	int (*map)(struct tr_cpu *c);
+	void (*close)(struct tr_cpu *c);	/* unmap and close */
+	/* Take up to @max sub-buffers into @sb; -EAGAIN when none. */
+	int (*get)(struct tr_cpu *c, struct tring_subbuf *sb, unsigned int max,
+		   unsigned int *count);
+	int (*put)(struct tr_cpu *c, uint64_t seq, unsigned int count);
+	int (*status)(struct tr_cpu *c, struct tring_status *st);
+	int (*flush)(struct tr_cpu *c, uint64_t *pos);
+	int (*set_watermark)(struct tr_cpu *c, uint32_t wm);
+	/*
+	 * Sleep until one of @set is readable, @timeout_ms passes (-1: no
+	 * limit) or a signal arrives; set ->readable. Returns the number
+	 * readable, 0 on timeout, -EINTR on a signal.
+	 */
+	int (*wait)(struct tr_rec *r, struct tr_cpu **set, unsigned int n,
+		    int timeout_ms);
+
+	/* Output files. May write less than asked, or fail with -errno. */
+	ssize_t (*writev)(int fd, const struct iovec *iov, int cnt);
+};
+
+struct tr_rec {
+	const struct tr_ops *ops;
+	struct tr_opts opt;
+	bool status_line;
+
+	char tring_dir[4096];		/* <debugfs>/tring */
+	char buf_dir[4096];		/* the buffer's directory */
+	char out_dir[4096];
+	bool out_created;		/* this run made out_dir */
+	bool out_prepared;		/* out_dir checked and usable */
+
+	struct tr_cpu *cpus;
+	unsigned int ncpus;
+	struct tr_cpu **set;		/* scratch for ops->wait() */
+	struct pollfd *pfd;		/* scratch for the real ops->wait() */
+	sigset_t wait_mask;		/* signal mask while sleeping */
+	sigset_t old_mask;
+	bool signals_blocked;
+
+	struct tring_subbuf sb[TR_BATCH];
+	struct iovec iov[TR_BATCH];
+
+	uint64_t t_start;
+	uint64_t t_stop;
+	enum tr_stop stop;
+	enum tr_drain drain;
+	int exit_status;
+
+	/* Status line state. */
+	uint64_t t_status;
+	uint64_t status_events;
+	uint64_t status_bytes;
+	bool status_shown;
+};
+
+/* record.c */
+int tr_main(int argc, char **argv, const struct tr_ops *ops);
+void tr_request_stop(void);
+extern volatile sig_atomic_t tr_stop_requests;
+
+/* options.c */
+int tr_parse_options(struct tr_opts *o, int argc, char **argv);
+int tr_parse_cpulist(const char *s, unsigned char *bitmap);
+void tr_usage(FILE *f);
+
+static inline bool tr_cpu_isset(const unsigned char *bm, unsigned int cpu)
+{
+	return cpu < TR_MAX_CPUS && (bm[cpu / 8] & (1U << (cpu % 8)));
+}
+
+static inline void tr_cpu_set(unsigned char *bm, unsigned int cpu)
+{
+	bm[cpu / 8] |= 1U << (cpu % 8);
+}
+
+/* stream_ioctl.c */
+extern const struct tr_ops tr_real_ops;
+
+#endif /* _TRING_RECORD_H */

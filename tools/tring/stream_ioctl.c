@@ -1,0 +1,233 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record: the real backend, the kernel's stream files.
+ *
+ * Every ioctl argument starts with its size; we pass the size of the
+ * structure as this header knows it, so an older or newer kernel takes
+ * what it understands (see include/uapi/linux/tring.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/vfs.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "record.h"
+
+#ifndef DEBUGFS_MAGIC
+#define DEBUGFS_MAGIC	0x64626720
+#endif
+
+/*
+ * The ioctls take mutexes, not interruptible waits, so EINTR should not
+ * happen; retrying costs nothing if a future kernel sleeps there.
+ */
+static int xioctl(int fd, unsigned long req, void *arg)
+{
+	int ret;
+
+	do {
+		ret = ioctl(fd, req, arg);
+	} while (ret < 0 && errno == EINTR);
+	return ret < 0 ? -errno : 0;
+}
+
+static uid_t real_euid(void)
+{
+	return geteuid();
+}
+
+static bool real_is_debugfs(const char *path)
+{
+	struct statfs sfs;
+
+	return !statfs(path, &sfs) && sfs.f_type == DEBUGFS_MAGIC;
+}
+
+static bool real_isatty(int fd)
+{
+	return isatty(fd);
+}
+
+static uint64_t real_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+/* A knob takes the whole value in one write() at offset 0. */
+static int real_knob_write(const char *path, const char *val)
+{
+	char buf[64];
+	size_t len;
+	ssize_t n;
+	int fd, ret = 0;
+
+	len = snprintf(buf, sizeof(buf), "%s\n", val);
+	if (len >= sizeof(buf))
+		return -EINVAL;
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = write(fd, buf, len);
+	} while (n < 0 && errno == EINTR);
+	if (n < 0)
+		ret = -errno;
+	else if ((size_t)n != len)
+		ret = -EIO;
+	if (close(fd) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+static int real_open(struct tr_cpu *c, const char *path)
+{
+	c->fd = open(path, O_RDONLY | O_CLOEXEC);
+	return c->fd < 0 ? -errno : 0;
+}
+
+static int real_info(struct tr_cpu *c, struct tring_info *info)
+{
+	memset(info, 0, sizeof(*info));
+	info->size = sizeof(*info);
+	return xioctl(c->fd, TRING_IOC_INFO, info);
+}
+
+static int real_map(struct tr_cpu *c)
+{
+	void *p;
+
+	if (c->info.map_size > SIZE_MAX)
+		return -EFBIG;
+	p = mmap(NULL, c->info.map_size, PROT_READ, MAP_SHARED, c->fd, 0);
+	if (p == MAP_FAILED)
+		return -errno;
+	c->map = p;
+	return 0;
+}
+
+static void real_close(struct tr_cpu *c)
+{
+	if (c->map)
+		munmap((void *)c->map, c->info.map_size);
+	c->map = NULL;
+	if (c->fd >= 0)
+		close(c->fd);
+	c->fd = -1;
+}
+
+static int real_get(struct tr_cpu *c, struct tring_subbuf *sb,
+		    unsigned int max, unsigned int *count)
+{
+	struct tring_get get = {
+		.size = sizeof(get),
+		.max = max,
+		.subbufs = (uintptr_t)sb,
+	};
+	int ret;
+
+	ret = xioctl(c->fd, TRING_IOC_GET, &get);
+	if (!ret)
+		*count = get.count;
+	return ret;
+}
+
+static int real_put(struct tr_cpu *c, uint64_t seq, unsigned int count)
+{
+	struct tring_put put = {
+		.size = sizeof(put),
+		.count = count,
+		.seq = seq,
+	};
+
+	return xioctl(c->fd, TRING_IOC_PUT, &put);
+}
+
+static int real_status(struct tr_cpu *c, struct tring_status *st)
+{
+	memset(st, 0, sizeof(*st));
+	st->size = sizeof(*st);
+	return xioctl(c->fd, TRING_IOC_STATUS, st);
+}
+
+static int real_flush(struct tr_cpu *c, uint64_t *pos)
+{
+	__u64 p = 0;
+	int ret;
+
+	ret = xioctl(c->fd, TRING_IOC_FLUSH, &p);
+	*pos = p;
+	return ret;
+}
+
+static int real_set_watermark(struct tr_cpu *c, uint32_t wm)
+{
+	__u32 v = wm;
+
+	return xioctl(c->fd, TRING_IOC_SET_WATERMARK, &v);
+}
+
+/*
+ * ppoll() with the stop signals unblocked only while asleep: a signal
+ * that came in since the last check ends the sleep at once.
+ */
+static int real_wait(struct tr_rec *r, struct tr_cpu **set, unsigned int n,
+		     int timeout_ms)
+{
+	struct timespec ts, *tsp = NULL;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < n; i++) {
+		r->pfd[i].fd = set[i]->fd;
+		r->pfd[i].events = POLLIN;
+		r->pfd[i].revents = 0;
+	}
+	if (timeout_ms >= 0) {
+		ts.tv_sec = timeout_ms / 1000;
+		ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000;
+		tsp = &ts;
+	}
+	ret = ppoll(r->pfd, n, tsp, &r->wait_mask);
+	if (ret < 0)
+		return -errno;
+	for (i = 0; i < n; i++) {
+		if (r->pfd[i].revents & POLLNVAL)
+			return -EBADF;
+		/* On POLLERR or POLLHUP the ioctl tells what is wrong. */
+		set[i]->readable = r->pfd[i].revents != 0;
+	}
+	return ret;
+}
+
+static ssize_t real_writev(int fd, const struct iovec *iov, int cnt)
+{
+	ssize_t n = writev(fd, iov, cnt);
+
+	return n < 0 ? -errno : n;
+}
+
+const struct tr_ops tr_real_ops = {
+	.euid		= real_euid,
+	.is_debugfs	= real_is_debugfs,
+	.isatty		= real_isatty,
+	.now_ns		= real_now_ns,
+	.knob_write	= real_knob_write,
+	.open		= real_open,
+	.info		= real_info,
+	.map		= real_map,
+	.close		= real_close,
+	.get		= real_get,
+	.put		= real_put,
+	.status		= real_status,
+	.flush		= real_flush,
+	.set_watermark	= real_set_watermark,
+	.wait		= real_wait,
+	.writev		= real_writev,
+};
