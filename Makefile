@@ -21,7 +21,7 @@ KDIR	?= $(firstword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
 KNAME	 = $(notdir $(realpath $(KDIR)))
 MODDIR	 = $(B)/mod/$(KNAME)
 
-MOD_SRCS := $(wildcard kernel/trace/*.c kernel/trace/*.h)
+MOD_SRCS := $(wildcard kernel/trace/*.c kernel/trace/*.h samples/tring/*.c)
 HDRS	 := $(shell find include -name '*.h')
 
 CC	?= gcc
@@ -38,13 +38,13 @@ help:
 
 modules: FORCE
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR): no kernel build tree" >&2; exit 1; }
-	@mkdir -p $(MODDIR)/kernel/trace
+	@mkdir -p $(MODDIR)/kernel/trace $(MODDIR)/samples/tring
 	@ln -sfn $(TOP)/include $(MODDIR)/include
 	@ln -sf $(TOP)/Kbuild $(MODDIR)/Kbuild
 	@for f in $(MOD_SRCS); do ln -sf $(TOP)/$$f $(MODDIR)/$$f; done
-	@find $(MODDIR)/kernel -xtype l -delete
+	@find $(MODDIR)/kernel $(MODDIR)/samples -xtype l -delete
 	$(MAKE) -C $(KDIR) M=$(MODDIR) CONFIG_TRING=m CONFIG_TRING_TEST=m \
-		CONFIG_TRING_BENCHMARK=m $(KBUILD_EXTRA) modules
+		CONFIG_TRING_BENCHMARK=m CONFIG_SAMPLE_TRING=m $(KBUILD_EXTRA) modules
 	@echo "modules: $(MODDIR)"
 
 # sparse over every module source (C=2 checks files even when up to date).

@@ -132,7 +132,7 @@ suite tools tools make -C "$top/tools/tring" -s O="$B/tools" test
 # --- 5. kernels ------------------------------------------------------------
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
-SELFTESTS=$(ls "$B"/selftests/tring_* 2>/dev/null)
+SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null) $top/tools/testing/selftests/tring/tring_trace_test.sh"
 TOOLS=$(ls "$B"/tools/tring-record 2>/dev/null)
 
 # Count a guest's results into the kernel's suite.
@@ -174,6 +174,7 @@ run_kernel() {
 	fi
 	read -r p f <<<"$(guest_results "$name" "$dir")"
 	record "$name" "$p" "$f" "kselftests, clocksource $(cat "$dir/results/clocksource" 2>/dev/null)"
+	suite "$name" "traces-$name" "$VM/check-traces.sh" "$dir/results"
 	if splats=$("$VM/splat.sh" "$dir/console.log" "$dir/results/dmesg.txt"); then
 		record "$name" 1 0 "no kernel splat"
 	else

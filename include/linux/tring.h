@@ -18,6 +18,7 @@
 #include <linux/irq_work.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/timekeeping.h>
 #include <linux/trace_clock.h>
@@ -39,6 +40,15 @@
 #define TRING_MAP_PHYS		GENMASK(23, 0)
 #define TRING_MAP_TAKEN		BIT(24)
 #define TRING_MAP_TAG_SHIFT	25
+
+/*
+ * struct tring_cpu.last_ts with this bit set: the record before the next
+ * one is unknown (a reservation was given back), so the next record must
+ * carry a full timestamp; the bits below still hold the stream's time.
+ * Clock values stay below 2^63 ns, and with the bit set the fast path's
+ * delta test always fails.
+ */
+#define TRING_TS_FORCE_EXT	BIT_ULL(63)
 
 /* Buffer attribute flags (struct tring_buffer_attr.flags). */
 #define TRING_OVERWRITE		BIT(0)
@@ -79,7 +89,8 @@ struct tring_buffer;
  *	Read remotely (READ_ONCE) for positions and statistics.
  * @last_ts: timestamp of an event reserved before any event not yet
  *	reserved; never newer than the event that precedes the next one in
- *	the stream. Writers on this CPU only.
+ *	the stream, and never lowered by a writer. TRING_TS_FORCE_EXT set
+ *	when that event is unknown. Writers on this CPU only.
  * @va: kernel mapping of the physical sub-buffers, contiguous.
  * @slots: the ring's slots.
  * @subbuf_size: bytes per sub-buffer (power of two).
@@ -90,7 +101,8 @@ struct tring_buffer;
  * @lap_shift: log2 of the ring's bytes: position >> @lap_shift is a lap.
  * @overwrite: flight-recorder mode.
  * @cpu: the CPU this ring belongs to.
- * @max_payload: largest payload a record can carry.
+ * @max_payload: largest payload a record with an extended id can carry;
+ *	compact ids (below TRING_ID_EXTENDED) may carry 12 bytes more.
  * @discarded: events dropped, buffer full (writers on this CPU).
  * @too_big: events larger than a sub-buffer (writers on this CPU).
  * @overwritten: events lost to overwrite (writers on this CPU).
@@ -159,6 +171,82 @@ struct tring_cpu {
 };
 
 /**
+ * enum tring_field_type - what an event payload field is
+ * @TRING_FIELD_U8: unsigned 8-bit integer.
+ * @TRING_FIELD_U16: unsigned 16-bit integer.
+ * @TRING_FIELD_U32: unsigned 32-bit integer.
+ * @TRING_FIELD_U64: unsigned 64-bit integer.
+ * @TRING_FIELD_S8: signed 8-bit integer.
+ * @TRING_FIELD_S16: signed 16-bit integer.
+ * @TRING_FIELD_S32: signed 32-bit integer.
+ * @TRING_FIELD_S64: signed 64-bit integer.
+ * @TRING_FIELD_CHARS: a fixed char array shown as text (a task's comm).
+ * @TRING_FIELD_STRING: NUL-terminated text; only as the last field.
+ * @TRING_FIELD_BYTES: bytes whose count is the previous field (an
+ *	unsigned integer); only as the last field.
+ */
+enum tring_field_type {
+	TRING_FIELD_U8,
+	TRING_FIELD_U16,
+	TRING_FIELD_U32,
+	TRING_FIELD_U64,
+	TRING_FIELD_S8,
+	TRING_FIELD_S16,
+	TRING_FIELD_S32,
+	TRING_FIELD_S64,
+	TRING_FIELD_CHARS,
+	TRING_FIELD_STRING,
+	TRING_FIELD_BYTES,
+};
+
+/**
+ * struct tring_field - one field of an event's payload
+ * @name: its name in the trace; NULL ends a field array.
+ * @type: enum tring_field_type.
+ * @offset: byte offset in the payload.
+ *
+ * A field's size is the distance to the next field's offset, or to the
+ * end of the event's fixed part for the last fixed field: fields follow
+ * each other in order, and a hole shows up as a size that does not match
+ * the type (tring_buffer_create() refuses it).
+ */
+struct tring_field {
+	const char *name;
+	unsigned short type;
+	unsigned short offset;
+};
+
+/*
+ * TRING_FIELD(struct, member, TYPE): a field laid out as @member of
+ * @struct. TRING_FIELD_TAIL(struct, name, TYPE): the variable-length last
+ * field (STRING or BYTES), right after @struct.
+ */
+#define TRING_FIELD(st, f, t) \
+	{ .name = #f, .type = TRING_FIELD_##t, .offset = offsetof(st, f) }
+#define TRING_FIELD_TAIL(st, f, t) \
+	{ .name = #f, .type = TRING_FIELD_##t, .offset = sizeof(st) }
+
+/**
+ * struct tring_event_desc - an event a buffer can hold
+ * @group: group (directory under events/), such as "sched".
+ * @name: event name, such as "sched_switch".
+ * @id: event id written in its records (TRING_ID_FIRST_EVENT and up).
+ * @size: bytes of the fixed part of the payload: every field but a
+ *	trailing string or byte sequence.
+ * @fields: the payload's fields, ending with an entry whose name is NULL.
+ *
+ * The CTF metadata, the format files and the writers all use this one
+ * description, so adding an event adds its metadata.
+ */
+struct tring_event_desc {
+	const char *group;
+	const char *name;
+	unsigned int id;
+	unsigned int size;
+	const struct tring_field *fields;
+};
+
+/**
  * struct tring_buffer_attr - what to create
  * @name: short name (instances/<name> in debugfs); copied.
  * @subbuf_size: bytes per sub-buffer: a power of two, at least PAGE_SIZE.
@@ -168,6 +256,9 @@ struct tring_cpu {
  * @clock: TRING_CLOCK_MONO or TRING_CLOCK_LOCAL.
  * @watermark: complete sub-buffers that wake a poller; 0 picks half the
  *	ring.
+ * @events: the events the buffer will hold, for its metadata; must stay
+ *	valid until the buffer is destroyed (normally a static const array).
+ * @nr_events: entries in @events.
  */
 struct tring_buffer_attr {
 	const char *name;
@@ -176,6 +267,8 @@ struct tring_buffer_attr {
 	unsigned int flags;
 	unsigned int clock;
 	unsigned int watermark;
+	const struct tring_event_desc *events;
+	unsigned int nr_events;
 };
 
 /**
@@ -213,6 +306,32 @@ struct tring_res {
 struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr);
 void tring_buffer_destroy(struct tring_buffer *buf);
 struct tring_buffer *tring_default_buffer(void);
+const struct tring_event_desc *tring_default_event(unsigned int id);
+
+/*
+ * Reading, for kernel consumers (the debugfs stream files sit on these).
+ * Calls on one CPU's ring must be serialized by the caller.
+ */
+int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb);
+int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count);
+unsigned long tring_cpu_flush(struct tring_cpu *cb);
+unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit);
+bool tring_cpu_poll_ready(struct tring_cpu *cb);
+int tring_cpu_wait(struct tring_cpu *cb);
+void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm);
+
+/**
+ * tring_buffer_cpu - one CPU's ring of a buffer, for reading
+ * @buf: the buffer.
+ * @cpu: a possible CPU.
+ *
+ * Return: the ring.
+ */
+static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
+						 unsigned int cpu)
+{
+	return per_cpu_ptr(buf->cpus, cpu);
+}
 
 int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 		       unsigned int len, struct tring_res *res);
@@ -271,7 +390,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	struct tring_cpu *cb;
 	struct tring_slot *slot;
 	unsigned long old, phys;
-	u64 ts;
+	u64 ts, last;
 
 	preempt_disable_notrace();
 	cb = this_cpu_ptr(buf->cpus);
@@ -287,14 +406,19 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		 */
 		barrier();
 		ts = tring_clock_read(cb);
-		if (unlikely((ts - READ_ONCE(cb->last_ts)) >> TRING_TS_BITS))
+		last = READ_ONCE(cb->last_ts);
+		if (unlikely((ts - last) >> TRING_TS_BITS))
 			goto slow;
 		/* At a sub-buffer start, or not fitting before its end. */
 		if (unlikely(((old - 1) & cb->subbuf_mask) + need >=
 			     cb->subbuf_mask))
 			goto slow;
 	} while (unlikely(local_cmpxchg(&cb->offset, old, old + need) != old));
-	WRITE_ONCE(cb->last_ts, ts);
+	/*
+	 * Unless a writer nested here since we read last_ts changed it: it
+	 * wrote a newer time, or gave a record back; keep what it wrote.
+	 */
+	cmpxchg_local(&cb->last_ts, last, ts);
 
 	slot = &cb->slots[(old >> cb->subbuf_shift) & cb->slot_mask];
 	phys = atomic_long_read(&slot->map) & TRING_MAP_PHYS;

@@ -7,6 +7,7 @@
 #define _TRING_COMPAT_H
 
 #include <linux/mm.h>
+#include <linux/ring_buffer.h>
 
 /*
  * 6.3 made vma->vm_flags read-only behind vm_flags_mod() and friends.
@@ -19,6 +20,20 @@ static inline void tring_vm_flags_mod(struct vm_area_struct *vma,
 	vm_flags_mod(vma, set, clear);
 #else
 	vma->vm_flags = (vma->vm_flags | set) & ~clear;
+#endif
+}
+
+/*
+ * 6.3 dropped the event argument of ring_buffer_unlock_commit(); Kbuild
+ * defines TRING_RB_COMMIT_NO_EVENT when the headers show the new form.
+ */
+static inline int tring_rb_unlock_commit(struct trace_buffer *buffer,
+					 struct ring_buffer_event *event)
+{
+#ifdef TRING_RB_COMMIT_NO_EVENT
+	return ring_buffer_unlock_commit(buffer);
+#else
+	return ring_buffer_unlock_commit(buffer, event);
 #endif
 }
 

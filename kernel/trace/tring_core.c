@@ -65,15 +65,19 @@ static inline unsigned long tring_lap(const struct tring_cpu *cb,
 }
 
 /**
- * tring_cpu_losses - events lost on one CPU since its buffer was created
+ * tring_cpu_losses - events a CPU's writers could not write
  * @cb: the CPU ring.
  *
- * Return: events dropped (full), too big, and overwritten unread.
+ * The packet header's events_discarded. Events overwritten later, in
+ * overwrite mode, are not in it: whole packets go, which the packet
+ * sequence numbers show where it happened, and the exact count is in
+ * @cb->overwritten.
+ *
+ * Return: events dropped because the buffer was full, or too big.
  */
 u64 tring_cpu_losses(struct tring_cpu *cb)
 {
-	return (u64)local_read(&cb->discarded) + local_read(&cb->too_big) +
-	       local_read(&cb->overwritten);
+	return (u64)local_read(&cb->discarded) + local_read(&cb->too_big);
 }
 
 static void tring_wakeup_fn(struct irq_work *work)
@@ -154,7 +158,7 @@ static void tring_commit_bytes(struct tring_cpu *cb, struct tring_slot *slot,
 static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 		       unsigned long lap)
 {
-	unsigned long tag = lap + 1, e, old, n;
+	unsigned long tag = lap + 1, e, old, n, lost;
 	struct tring_packet_header *ph;
 
 	e = atomic_long_read(&slot->map);
@@ -164,6 +168,15 @@ static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 		if ((e >> TRING_MAP_TAG_SHIFT) > tag)
 			return -EAGAIN;
 		n = (e & TRING_MAP_PHYS) | (tag << TRING_MAP_TAG_SHIFT);
+		/*
+		 * Count what we overwrite before the cmpxchg, while @e still
+		 * maps that sub-buffer: once we have claimed the slot, a
+		 * writer nested in us may fill and deliver the new lap, which
+		 * rewrites events_count. Nothing can change it before: that
+		 * takes a claim, which would make our cmpxchg fail.
+		 */
+		ph = tring_phys_va(cb, e & TRING_MAP_PHYS);
+		lost = e & TRING_MAP_TAKEN ? 0 : ph->events_count;
 		/*
 		 * Fully ordered; pairs with the cmpxchg in
 		 * tring_get_overwrite(). If the reader swapped its spare in
@@ -176,10 +189,7 @@ static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 			break;
 		e = old;
 	}
-	if (!(e & TRING_MAP_TAKEN)) {
-		ph = tring_phys_va(cb, e & TRING_MAP_PHYS);
-		local_add(ph->events_count, &cb->overwritten);
-	}
+	local_add(lost, &cb->overwritten);
 	return 0;
 }
 
@@ -247,25 +257,32 @@ static void tring_close(struct tring_cpu *cb, unsigned long old, u64 ts)
 /* Read the clock for a writer that has just read position @old. */
 static u64 tring_clock_after(struct tring_cpu *cb, u64 *last)
 {
-	u64 ts = tring_clock_read(cb);
+	u64 ts = tring_clock_read(cb), floor;
 
 	*last = READ_ONCE(cb->last_ts);
+	floor = *last & ~TRING_TS_FORCE_EXT;
 	/* Keep the stream's time from going back if the clock does. */
-	return (s64)(ts - *last) < 0 ? *last : ts;
+	return (s64)(ts - floor) < 0 ? floor : ts;
 }
 
+/*
+ * Records are only 4-byte aligned: write the extended header's 64-bit
+ * timestamp with memcpy(), not through struct tring_event_header_ext
+ * (8-byte aligned), which would be an unaligned access on half the
+ * records.
+ */
 static void tring_write_header(void *rec, unsigned int hlen,
 			       unsigned int id, u64 ts)
 {
-	struct tring_event_header_ext *eh = rec;
+	u32 *w = rec;
 
 	if (hlen == TRING_EVENT_HEADER_SIZE) {
-		*(u32 *)rec = id | (u32)ts << TRING_ID_BITS;
+		*w = id | (u32)ts << TRING_ID_BITS;
 		return;
 	}
-	eh->word = TRING_ID_EXTENDED;
-	eh->id = id;
-	eh->timestamp = ts;
+	w[0] = TRING_ID_EXTENDED;
+	w[1] = id;
+	memcpy(&w[2], &ts, sizeof(ts));
 }
 
 /**
@@ -284,14 +301,23 @@ int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 		       unsigned int len, struct tring_res *res)
 {
 	unsigned long room = tring_payload_room(len);
-	unsigned long old, rel, begin, boundary = 0;
+	unsigned long old, rel, begin, boundary = 0, max = cb->max_payload;
 	struct tring_slot *slot;
 	unsigned int hlen;
 	bool open;
 	u64 ts, last;
 	int ret;
 
-	if (unlikely(room > cb->max_payload)) {
+	/*
+	 * A compact id can always be written with a compact header (the
+	 * first record of a sub-buffer always is), so it may carry what
+	 * the larger header would have taken. That is also exactly what
+	 * tring_reserve() accepts inline when the record fits: a size is
+	 * accepted or refused wherever the writer is.
+	 */
+	if (id < TRING_ID_EXTENDED)
+		max += TRING_EVENT_HEADER_EXT_SIZE - TRING_EVENT_HEADER_SIZE;
+	if (unlikely(room > max)) {
 		local_inc(&cb->too_big);
 		preempt_enable_notrace();
 		return -E2BIG;
@@ -327,7 +353,8 @@ int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 		if (local_cmpxchg(&cb->offset, old, begin + hlen + room) == old)
 			break;
 	}
-	WRITE_ONCE(cb->last_ts, ts);
+	/* As in tring_reserve(): never over what a nested writer wrote. */
+	cmpxchg_local(&cb->last_ts, last, ts);
 	if (open) {
 		if (rel)
 			tring_close(cb, old, ts);
@@ -367,13 +394,18 @@ bool tring_discard(struct tring_res *res)
 	u32 *word = res->rec;
 	unsigned int hlen = TRING_EVENT_HEADER_SIZE;
 	unsigned int room, id;
+	u64 last;
 
 	/*
 	 * The next record's predecessor is unknown here: make it carry a
-	 * full timestamp. Stored before the cmpxchg, so a writer nested
-	 * between the two sees it.
+	 * full timestamp, keeping the stream's time (not 0: the clock may
+	 * go back, and that time is what a new record is held to). Set
+	 * before the cmpxchg, so a writer nested between the two sees it.
 	 */
-	WRITE_ONCE(cb->last_ts, 0);
+	do {
+		last = READ_ONCE(cb->last_ts);
+	} while (cmpxchg_local(&cb->last_ts, last,
+			       last | TRING_TS_FORCE_EXT) != last);
 	if (local_cmpxchg(&cb->offset, end, res->pos) == end) {
 		preempt_enable_notrace();
 		return true;
@@ -386,7 +418,7 @@ bool tring_discard(struct tring_res *res)
 	if (hlen == TRING_EVENT_HEADER_SIZE)
 		*word = (*word & ~(BIT(TRING_ID_BITS) - 1)) | id;
 	else
-		((struct tring_event_header_ext *)word)->id = id;
+		word[1] = id;	/* struct tring_event_header_ext.id */
 	if (room) {
 		*(u32 *)res->data = room - 4;
 		memset(res->data + 4, 0, room - 4);
@@ -448,6 +480,7 @@ unsigned long tring_cpu_flush(struct tring_cpu *cb)
 		irq_work_queue(&cb->wakeup);
 	return READ_ONCE(cb->flush_pos);
 }
+EXPORT_SYMBOL_GPL(tring_cpu_flush);
 
 /**
  * tring_cpu_ready - count complete sub-buffers waiting for the reader
@@ -472,6 +505,7 @@ unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
 	}
 	return n;
 }
+EXPORT_SYMBOL_GPL(tring_cpu_ready);
 
 /**
  * tring_cpu_poll_ready - is there enough for a poller, or will it be woken
@@ -484,18 +518,24 @@ unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
  */
 bool tring_cpu_poll_ready(struct tring_cpu *cb)
 {
-	unsigned long need = cb->watermark;
+	unsigned long need;
 
-	if (cb->consumed < READ_ONCE(cb->flush_pos))
-		need = 1;
 	WRITE_ONCE(cb->reader_waiting, 1);
-	/* Pairs with smp_mb() in tring_maybe_wake(). */
+	/*
+	 * Pairs with smp_mb() in tring_maybe_wake(). flush_pos is read
+	 * after it too: a flush may run meanwhile (tring_cpu_wait() cannot
+	 * be serialized with one), and the flushed sub-buffer is delivered
+	 * later if a writer on its CPU was interrupted. Either that delivery
+	 * sees reader_waiting and wakes us, or we see it and flush_pos here.
+	 */
 	smp_mb();
+	need = cb->consumed < READ_ONCE(cb->flush_pos) ? 1 : cb->watermark;
 	if (tring_cpu_ready(cb, need) < need)
 		return false;
 	WRITE_ONCE(cb->reader_waiting, 0);
 	return true;
 }
+EXPORT_SYMBOL_GPL(tring_cpu_poll_ready);
 
 /**
  * tring_cpu_wait - sleep until tring_cpu_poll_ready()
@@ -508,6 +548,7 @@ int tring_cpu_wait(struct tring_cpu *cb)
 {
 	return wait_event_interruptible(cb->waitq, tring_cpu_poll_ready(cb));
 }
+EXPORT_SYMBOL_GPL(tring_cpu_wait);
 
 /**
  * tring_cpu_set_watermark - set the poll watermark
@@ -519,6 +560,7 @@ void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm)
 {
 	WRITE_ONCE(cb->watermark, clamp_t(unsigned long, wm, 1, cb->slot_mask));
 }
+EXPORT_SYMBOL_GPL(tring_cpu_set_watermark);
 
 static void tring_fill_subbuf(struct tring_cpu *cb, unsigned long phys,
 			      unsigned long pos, struct tring_subbuf *sb)
@@ -620,6 +662,7 @@ int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb)
 		return tring_get_overwrite(cb, sb);
 	return tring_get_discard(cb, sb);
 }
+EXPORT_SYMBOL_GPL(tring_cpu_get);
 
 /**
  * tring_cpu_put - give back the oldest held sub-buffers
@@ -646,6 +689,7 @@ int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count)
 			  cb->consumed + (count << cb->subbuf_shift));
 	return 0;
 }
+EXPORT_SYMBOL_GPL(tring_cpu_put);
 
 /**
  * tring_cpu_reader_reset - a reader went away

@@ -20,6 +20,7 @@
 #include <linux/uaccess.h>
 
 #include "tring_compat.h"
+#include "tring_events.h"
 #include "tring_fs.h"
 
 /* Sub-buffers one TRING_IOC_GET hands out at most. */
@@ -204,7 +205,8 @@ static long tring_ioc_put(struct tring_cpu *cb, void __user *uarg)
 	return tring_cpu_put(cb, put.seq, put.count);
 }
 
-static long tring_ioc_status(struct tring_cpu *cb, void __user *uarg)
+static long tring_ioc_status(struct tring_cpu *cb, void __user *uarg,
+			     bool dead)
 {
 	struct tring_status st;
 	struct tring_counts c;
@@ -214,7 +216,7 @@ static long tring_ioc_status(struct tring_cpu *cb, void __user *uarg)
 	if (usize < 0)
 		return usize;
 	tring_cpu_counts(cb, &c);
-	st.flags = 0;
+	st.flags = dead ? TRING_STATUS_DEAD : 0;
 	st.write_pos = c.write_pos;
 	st.read_pos = c.read_pos;
 	st.subbufs_delivered = c.subbufs_delivered;
@@ -226,13 +228,49 @@ static long tring_ioc_status(struct tring_cpu *cb, void __user *uarg)
 	return tring_copy_out(uarg, &st, sizeof(st), usize);
 }
 
+static long tring_ioc_flush(struct tring_cpu *cb, void __user *uarg)
+{
+	struct tring_flush fl;
+	long usize;
+
+	usize = tring_copy_in(&fl, sizeof(fl), TRING_FLUSH_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (fl.flags)
+		return -EINVAL;
+	fl.pos = tring_cpu_flush(cb);
+	return tring_copy_out(uarg, &fl, sizeof(fl), usize);
+}
+
+static long tring_ioc_watermark(struct tring_cpu *cb, void __user *uarg)
+{
+	struct tring_watermark wm;
+	long usize;
+
+	usize = tring_copy_in(&wm, sizeof(wm), TRING_WATERMARK_SIZE_VER0, uarg);
+	if (usize < 0)
+		return usize;
+	if (!wm.watermark)
+		return -EINVAL;
+	tring_cpu_set_watermark(cb, wm.watermark);
+	wm.watermark = cb->watermark;
+	return tring_copy_out(uarg, &wm, sizeof(wm), usize);
+}
+
+/* The ABI's structures are their first published size, for now. */
+static_assert(sizeof(struct tring_info) == TRING_INFO_SIZE_VER0);
+static_assert(sizeof(struct tring_get) == TRING_GET_SIZE_VER0);
+static_assert(sizeof(struct tring_put) == TRING_PUT_SIZE_VER0);
+static_assert(sizeof(struct tring_status) == TRING_STATUS_SIZE_VER0);
+static_assert(sizeof(struct tring_flush) == TRING_FLUSH_SIZE_VER0);
+static_assert(sizeof(struct tring_watermark) == TRING_WATERMARK_SIZE_VER0);
+
 static long tring_stream_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
 	struct tring_stream *st = file->private_data;
 	struct tring_cpu *cb = tring_stream_cpu(st);
 	void __user *uarg = (void __user *)arg;
-	u32 wm;
 	long ret;
 
 	mutex_lock(&st->lock);
@@ -247,17 +285,13 @@ static long tring_stream_ioctl(struct file *file, unsigned int cmd,
 		ret = tring_ioc_put(cb, uarg);
 		break;
 	case TRING_IOC_STATUS:
-		ret = tring_ioc_status(cb, uarg);
+		ret = tring_ioc_status(cb, uarg, READ_ONCE(st->inst->dead));
 		break;
 	case TRING_IOC_FLUSH:
-		ret = put_user((u64)tring_cpu_flush(cb), (u64 __user *)uarg);
+		ret = tring_ioc_flush(cb, uarg);
 		break;
-	case TRING_IOC_SET_WATERMARK:
-		ret = get_user(wm, (u32 __user *)uarg);
-		if (!ret && !wm)
-			ret = -EINVAL;
-		if (!ret)
-			tring_cpu_set_watermark(cb, wm);
+	case TRING_IOC_WATERMARK:
+		ret = tring_ioc_watermark(cb, uarg);
 		break;
 	default:
 		ret = -ENOTTY;
@@ -270,13 +304,17 @@ static __poll_t tring_stream_poll(struct file *file, poll_table *wait)
 {
 	struct tring_stream *st = file->private_data;
 	struct tring_cpu *cb = tring_stream_cpu(st);
+	__poll_t mask = 0;
 	bool ready;
 
 	poll_wait(file, &cb->waitq, wait);
 	mutex_lock(&st->lock);
 	ready = tring_cpu_poll_ready(cb);
+	/* A destroyed buffer with nothing left: tell the reader to stop. */
+	if (!ready && READ_ONCE(st->inst->dead) && !tring_cpu_ready(cb, 1))
+		mask = EPOLLHUP;
 	mutex_unlock(&st->lock);
-	return ready ? EPOLLIN | EPOLLRDNORM : 0;
+	return ready ? EPOLLIN | EPOLLRDNORM : mask;
 }
 
 static const struct file_operations tring_stream_fops = {
@@ -318,6 +356,21 @@ unlock_inst:
 	return ret;
 }
 DEFINE_SHOW_ATTRIBUTE(tring_stats);
+
+static int tring_metadata_show(struct seq_file *m, void *unused)
+{
+	struct tring_instance *inst = m->private;
+	int ret = 0;
+
+	mutex_lock(&inst->lock);
+	if (inst->dead || !inst->buf)
+		ret = -ENODEV;
+	else
+		tring_ctf_metadata(m, &inst->buf->attr);
+	mutex_unlock(&inst->lock);
+	return ret;
+}
+DEFINE_SHOW_ATTRIBUTE(tring_metadata);
 
 static void tring_instance_add_cpu(struct tring_instance *inst,
 				   struct dentry *per_cpu, unsigned int cpu)
@@ -364,6 +417,7 @@ struct tring_instance *tring_instance_new(struct dentry *dir,
 	inst->dir = dir;
 	inst->buf = buf;
 	buf->priv = inst;
+	debugfs_create_file("metadata", 0400, dir, inst, &tring_metadata_fops);
 	per_cpu = debugfs_create_dir("per_cpu", dir);
 	for_each_possible_cpu(cpu)
 		tring_instance_add_cpu(inst, per_cpu, cpu);
@@ -418,9 +472,14 @@ bool tring_instance_busy(struct tring_instance *inst)
  */
 void tring_instance_kill(struct tring_instance *inst)
 {
+	unsigned int cpu;
+
 	mutex_lock(&inst->lock);
-	inst->dead = true;
+	WRITE_ONCE(inst->dead, true);
 	mutex_unlock(&inst->lock);
 	debugfs_remove(inst->dir);
+	/* Wake pollers so they see the end. */
+	for_each_possible_cpu(cpu)
+		wake_up_all(&tring_stream_cpu(&inst->streams[cpu])->waitq);
 	tring_instance_put(inst);
 }

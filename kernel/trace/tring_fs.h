@@ -36,7 +36,8 @@ struct tring_stream {
  * @dir: the debugfs directory holding the files.
  * @streams: one per possible CPU, indexed by CPU number.
  * @open_streams: stream files open (a mapping keeps its file open).
- * @dead: the files are being removed; opens fail.
+ * @dead: the files are being removed; opens fail, pollers get EPOLLHUP
+ *	once nothing is left. Written under @lock, read with READ_ONCE.
  */
 struct tring_instance {
 	struct kref ref;

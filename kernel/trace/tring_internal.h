@@ -39,15 +39,8 @@ int tring_check_attr(const struct tring_buffer_attr *attr);
 struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr);
 void tring_buffer_free(struct tring_buffer *buf);
 
-/* tring_core.c: the reader side; calls on one ring are serialized by the caller. */
-int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb);
-int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count);
+/* tring_core.c: the reader side (the rest is in <linux/tring.h>). */
 void tring_cpu_reader_reset(struct tring_cpu *cb);
-unsigned long tring_cpu_flush(struct tring_cpu *cb);
-unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit);
-bool tring_cpu_poll_ready(struct tring_cpu *cb);
-int tring_cpu_wait(struct tring_cpu *cb);
-void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm);
 void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c);
 u64 tring_cpu_losses(struct tring_cpu *cb);
 

@@ -28,6 +28,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "tring_events.h"
 #include "tring_fs.h"
 
 static unsigned long subbuf_size = SZ_64K;
@@ -49,7 +50,7 @@ static struct dentry *tring_instances_dir;
 static DEFINE_MUTEX(tring_config_lock);
 static struct tring_buffer_attr tring_default_attr;
 static struct tring_instance *tring_default_inst;
-static struct tring_buffer __rcu *tring_default_buf;
+struct tring_buffer __rcu *tring_default_buf;
 
 /**
  * tring_default_buffer - the default buffer, for in-module writers
@@ -224,6 +225,21 @@ static bool tring_name_valid(const char *name)
 	       !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
 }
 
+/* The events an instance declares: valid and with distinct ids. */
+static int tring_check_events(const struct tring_buffer_attr *attr)
+{
+	unsigned int i, j;
+
+	for (i = 0; i < attr->nr_events; i++) {
+		if (tring_event_desc_check(&attr->events[i]))
+			return -EINVAL;
+		for (j = 0; j < i; j++)
+			if (attr->events[j].id == attr->events[i].id)
+				return -EINVAL;
+	}
+	return 0;
+}
+
 static bool tring_name_taken(const char *name)
 {
 	struct tring_named *n;
@@ -242,8 +258,8 @@ static bool tring_name_taken(const char *name)
  * /sys/kernel/debug/tring/instances/<name>/per_cpu/cpuN/.
  *
  * Context: process; may sleep.
- * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes or
- * name, -EEXIST if the name is taken, -ENOMEM.
+ * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes, name
+ * or event descriptions, -EEXIST if the name is taken, -ENOMEM.
  */
 struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr)
 {
@@ -253,7 +269,7 @@ struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr)
 	struct dentry *dir;
 	int ret = -EEXIST;
 
-	if (!tring_name_valid(attr->name))
+	if (!tring_name_valid(attr->name) || tring_check_events(attr))
 		return ERR_PTR(-EINVAL);
 	n = kzalloc(sizeof(*n), GFP_KERNEL);
 	if (!n)
@@ -322,6 +338,8 @@ static int __init tring_init(void)
 		.subbuf_count = subbuf_count,
 		.flags = overwrite ? TRING_OVERWRITE : 0,
 		.clock = TRING_CLOCK_MONO,
+		.events = tring_builtin_events,
+		.nr_events = tring_nr_builtin_events,
 	};
 	buf = tring_buffer_alloc(&tring_default_attr);
 	if (IS_ERR(buf))
@@ -343,8 +361,15 @@ static int __init tring_init(void)
 		goto remove_root;
 	}
 	rcu_assign_pointer(tring_default_buf, buf);
+	ret = tring_events_init(tring_root);
+	if (ret)
+		goto kill_default;
 	return 0;
 
+kill_default:
+	RCU_INIT_POINTER(tring_default_buf, NULL);
+	tring_instance_kill(tring_default_inst);
+	return ret;
 remove_root:
 	debugfs_remove(tring_root);
 free_buffer:
@@ -354,6 +379,8 @@ free_buffer:
 
 static void __exit tring_exit(void)
 {
+	/* No probe runs once this returns. */
+	tring_events_exit();
 	RCU_INIT_POINTER(tring_default_buf, NULL);
 	/*
 	 * Instances of other modules cannot be left: those modules use our

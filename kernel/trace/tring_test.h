@@ -15,14 +15,14 @@
  * struct tring_test_payload - the start of a test event's payload
  * @seq: sequence number, from the trigger's start value upwards.
  * @cpu: CPU the event was written on.
- * @len: payload bytes, this structure included.
+ * @data_len: bytes that follow this structure.
  *
- * Byte i of the @len - 16 bytes that follow is (seq + i) & 0xff.
+ * Byte i of the @data_len bytes that follow is (seq + i) & 0xff.
  */
 struct tring_test_payload {
 	__u64 seq;
 	__u32 cpu;
-	__u32 len;
+	__u32 data_len;
 };
 
 static inline __u8 tring_test_byte(__u64 seq, __u32 i)
@@ -49,23 +49,24 @@ enum tring_stress_ctx {
  *	refused leaves a gap.
  * @cpu: CPU that wrote it.
  * @ctx: enum tring_stress_ctx.
- * @len: payload bytes, this structure included.
+ * @data_len: bytes that follow this structure.
  * @check: tring_stress_check() of the fields above.
  *
- * Byte i of the @len - 24 bytes that follow is (seq + i) & 0xff.
+ * Byte i of the @data_len bytes that follow is (seq + i) & 0xff.
  */
 struct tring_stress_payload {
 	__u64 seq;
 	__u32 cpu;
 	__u16 ctx;
-	__u16 len;
+	__u16 data_len;
 	__u64 check;
 };
 
 static inline __u64 tring_stress_check(__u64 seq, __u32 cpu, __u16 ctx,
-				       __u16 len)
+				       __u16 data_len)
 {
-	__u64 x = seq * 0x9E3779B97F4A7C15ULL ^ ((__u64)cpu << 32 | ctx << 16 | len);
+	__u64 x = seq * 0x9E3779B97F4A7C15ULL ^
+		  ((__u64)cpu << 32 | ctx << 16 | data_len);
 
 	return x ^ (x >> 29);
 }

@@ -62,8 +62,8 @@ static void tring_test_fill(u8 *p, unsigned int cpu, unsigned int len, u64 seq)
 
 	tp->seq = seq;
 	tp->cpu = cpu;
-	tp->len = len;
-	for (i = 0; i < len - sizeof(*tp); i++)
+	tp->data_len = len - sizeof(*tp);
+	for (i = 0; i < tp->data_len; i++)
 		p[sizeof(*tp) + i] = tring_test_byte(seq, i);
 }
 
@@ -175,11 +175,14 @@ static int tring_test_find(const char *name)
 static int tring_test_create(const char *name, unsigned int kb,
 			     unsigned int count, bool overwrite)
 {
+	/* The triggers write test events: describe them in the metadata. */
 	struct tring_buffer_attr attr = {
 		.name = name,
 		.subbuf_size = (size_t)kb * 1024,
 		.subbuf_count = count,
 		.flags = overwrite ? TRING_OVERWRITE : 0,
+		.events = tring_default_event(TRING_TEST_EVENT_ID),
+		.nr_events = 1,
 	};
 	struct tring_buffer *buf;
 	int i;

@@ -81,9 +81,9 @@ static void tring_stress_fill(struct tring_stress_payload *p, u64 seq,
 	p->seq = seq;
 	p->cpu = smp_processor_id();
 	p->ctx = ctx;
-	p->len = len;
-	p->check = tring_stress_check(seq, p->cpu, ctx, len);
-	for (i = 0; i < len - sizeof(*p); i++)
+	p->data_len = len - sizeof(*p);
+	p->check = tring_stress_check(seq, p->cpu, ctx, p->data_len);
+	for (i = 0; i < p->data_len; i++)
 		tail[i] = tring_test_byte(seq, i);
 }
 

@@ -19,6 +19,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -45,8 +46,20 @@ void tr_request_stop(void)
 
 static void on_signal(int sig)
 {
-	(void)sig;
+	struct sigaction sa;
+
 	tr_request_stop();
+	/*
+	 * The second one cuts the drain short; a third must kill, even if
+	 * something hangs. sigaction() is async-signal-safe.
+	 */
+	if (tr_stop_requests >= 2) {
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = SIG_DFL;
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+	}
+	(void)sig;
 }
 
 static void clear_status(void)
@@ -155,8 +168,8 @@ static bool is_our_file(const char *name)
 {
 	const char *p;
 
-	if (!strcmp(name, "metadata") || !strcmp(name, "metadata.tmp") ||
-	    !strcmp(name, "tring-record.summary"))
+	if (!strcmp(name, "metadata") || !strcmp(name, ".metadata.tmp") ||
+	    !strcmp(name, ".tring-record.summary"))
 		return true;
 	if (strncmp(name, "stream_", 7) || !name[7])
 		return false;
@@ -175,7 +188,7 @@ static int scan_output(struct tr_rec *r)
 {
 	struct dirent *de;
 	char path[4096];
-	bool others = false, ours = false;
+	bool others = false, nonempty = false;
 	DIR *d;
 
 	d = opendir(r->out_dir);
@@ -187,10 +200,13 @@ static int scan_output(struct tr_rec *r)
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
 		if (!is_our_file(de->d_name)) {
-			others = true;
+			/* CTF readers skip hidden files, not the others. */
+			if (de->d_name[0] != '.')
+				others = true;
+			nonempty = true;
 			continue;
 		}
-		ours = true;
+		nonempty = true;
 		if (!r->opt.force)
 			continue;
 		if (join(path, sizeof(path), r->out_dir, de->d_name) ||
@@ -201,13 +217,14 @@ static int scan_output(struct tr_rec *r)
 		}
 	}
 	closedir(d);
-	if ((others || ours) && !r->opt.force) {
+	if (nonempty && !r->opt.force) {
 		tr_err("output directory %s is not empty (use --force to record into it)",
 		       r->out_dir);
 		return TR_EXIT_USAGE;
 	}
 	if (others)
-		tr_warn("%s holds files that are not part of the trace", r->out_dir);
+		tr_warn("%s holds files that are not part of the trace: CTF readers will take them for streams",
+			r->out_dir);
 	return 0;
 }
 
@@ -459,7 +476,7 @@ static int set_watermark(struct tr_rec *r, struct tr_cpu *c)
 
 	ret = r->ops->set_watermark(c, wm);
 	if (ret)
-		return ioctl_error(c, "TRING_IOC_SET_WATERMARK", ret);
+		return ioctl_error(c, "TRING_IOC_WATERMARK", ret);
 	/* The kernel clamps it silently: read back what it took. */
 	ret = r->ops->info(c, &c->info);
 	if (ret)
@@ -612,7 +629,7 @@ static int copy_metadata(struct tr_rec *r, bool final)
 
 	if (join(src, sizeof(src), r->buf_dir, "metadata") ||
 	    join(dst, sizeof(dst), r->out_dir, "metadata") ||
-	    join(tmp, sizeof(tmp), r->out_dir, "metadata.tmp"))
+	    join(tmp, sizeof(tmp), r->out_dir, ".metadata.tmp"))
 		return -ENAMETOOLONG;
 	ret = copy_file(r, src, final ? tmp : dst);
 	if (ret == -ENOENT && access(src, F_OK)) {
@@ -763,7 +780,7 @@ static int read_cpu(struct tr_rec *r, struct tr_cpu *c, uint64_t limit)
 {
 	unsigned int count;
 	uint64_t taken = 0;
-	int ret;
+	int ret, put;
 
 	while (taken < limit && !c->failed) {
 		count = 0;
@@ -777,11 +794,16 @@ static int read_cpu(struct tr_rec *r, struct tr_cpu *c, uint64_t limit)
 		if (check_batch(r, c, count))
 			return 0;
 		ret = save_batch(r, c, count);
+		/*
+		 * Give the batch back also when the output failed: what was
+		 * not saved is counted as lost already, and the read
+		 * position then tells what is left in the ring.
+		 */
+		put = r->ops->put(c, r->sb[0].seq, count);
 		if (ret)
 			return ret;
-		ret = r->ops->put(c, r->sb[0].seq, count);
-		if (ret) {
-			stream_failed(r, c, "TRING_IOC_PUT", ret);
+		if (put) {
+			stream_failed(r, c, "TRING_IOC_PUT", put);
 			return 0;
 		}
 		taken += count;
@@ -789,15 +811,15 @@ static int read_cpu(struct tr_rec *r, struct tr_cpu *c, uint64_t limit)
 	return 0;
 }
 
-/* Streams still working, into r->set. */
-static unsigned int live_set(struct tr_rec *r, bool undrained_only)
+/* Streams that may still bring data, into r->set. */
+static unsigned int live_set(struct tr_rec *r)
 {
 	unsigned int i, n = 0;
 
 	for (i = 0; i < r->ncpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 
-		if (c->failed || (undrained_only && c->drained))
+		if (c->failed || c->hup)
 			continue;
 		c->readable = false;
 		r->set[n++] = c;
@@ -857,6 +879,16 @@ static void show_status(struct tr_rec *r, uint64_t now)
 	r->status_bytes = bytes;
 }
 
+static bool all_failed(struct tr_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (!r->cpus[i].failed)
+			return false;
+	return true;
+}
+
 /* Milliseconds until @t, rounded up so that the wait does not spin. */
 static int ms_until(uint64_t now, uint64_t t)
 {
@@ -900,9 +932,9 @@ static void record_loop(struct tr_rec *r)
 	if (r->opt.duration > 0)
 		deadline = r->t_start + (uint64_t)(r->opt.duration * NSEC_PER_SEC);
 	while (!r->stop) {
-		n = live_set(r, false);
+		n = live_set(r);
 		if (!n) {
-			r->stop = TR_STOP_STREAM;
+			r->stop = all_failed(r) ? TR_STOP_STREAM : TR_STOP_HANGUP;
 			break;
 		}
 		ret = r->ops->wait(r, r->set, n, loop_timeout(r, deadline, now));
@@ -949,11 +981,13 @@ static void flush_all(struct tr_rec *r)
  * One pass over the CPUs not yet drained: save what is complete, then
  * see whether the read position reached the flush position (in
  * overwrite mode it may jump past it). Returns the CPUs still waiting,
- * gathered in r->set, or -1 when the output failed.
+ * gathered in r->set, or -1 when the output failed. Those that hung up
+ * come last, after the @nwait that poll() can wait for.
  */
-static int drain_pass(struct tr_rec *r)
+static int drain_pass(struct tr_rec *r, unsigned int *nwait)
 {
-	unsigned int i, n = 0;
+	unsigned int i, n = 0, k;
+	struct tr_cpu *t;
 	int ret;
 
 	for (i = 0; i < r->ncpus; i++) {
@@ -976,6 +1010,15 @@ static int drain_pass(struct tr_rec *r)
 		}
 		c->readable = false;
 		r->set[n++] = c;
+	}
+	/* Polling a hung-up stream returns at once: only sleep for them. */
+	for (i = 0, *nwait = 0; i < n; i++) {
+		if (r->set[i]->hup)
+			continue;
+		k = (*nwait)++;
+		t = r->set[k];
+		r->set[k] = r->set[i];
+		r->set[i] = t;
 	}
 	return n;
 }
@@ -1003,6 +1046,7 @@ static void drain_gave_up(struct tr_rec *r, unsigned int n, const char *why)
  */
 static void drain(struct tr_rec *r)
 {
+	unsigned int nwait;
 	uint64_t deadline, now;
 	int n, ret, t;
 
@@ -1015,7 +1059,7 @@ static void drain(struct tr_rec *r)
 	flush_all(r);
 	deadline = r->ops->now_ns() + TR_DRAIN_TIMEOUT_NS;
 	for (;;) {
-		n = drain_pass(r);
+		n = drain_pass(r, &nwait);
 		if (n < 0) {
 			r->drain = TR_DRAIN_SKIPPED;
 			return;
@@ -1036,9 +1080,13 @@ static void drain(struct tr_rec *r)
 			return;
 		}
 		t = ms_until(now, deadline);
-		ret = r->ops->wait(r, r->set, n, t < DRAIN_POLL_MS ? t : DRAIN_POLL_MS);
+		ret = r->ops->wait(r, r->set, nwait,
+				   t < DRAIN_POLL_MS ? t : DRAIN_POLL_MS);
 		if (ret < 0 && ret != -EINTR) {
-			wait_failed(r, ret);
+			/* Keep the reason for stopping; the exit status tells. */
+			tr_err("waiting for data failed: %s", strerror(-ret));
+			if (!r->exit_status)
+				r->exit_status = TR_EXIT_STREAM;
 			r->drain = TR_DRAIN_SKIPPED;
 			return;
 		}
@@ -1053,6 +1101,7 @@ static const char *const stop_names[] = {
 	[TR_STOP_DURATION]	= "duration",
 	[TR_STOP_OUTPUT]	= "output_error",
 	[TR_STOP_STREAM]	= "stream_error",
+	[TR_STOP_HANGUP]	= "hangup",
 };
 
 static const char *const drain_names[] = {
@@ -1125,6 +1174,7 @@ static void write_sum(FILE *f, const char *who, const struct tr_sum *s)
 static void write_summary_head(struct tr_rec *r, FILE *f)
 {
 	const struct tring_info *i = &r->cpus[0].info;
+	struct rusage ru;
 	unsigned int k;
 
 	fprintf(f, "version=1\n");
@@ -1141,6 +1191,17 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 	fprintf(f, "\nstop=%s\n", stop_names[r->stop]);
 	fprintf(f, "drain=%s\n", drain_names[r->drain]);
 	fprintf(f, "duration_ns=%" PRIu64 "\n", r->t_stop - r->t_start);
+	/* What recording cost: CPU time and system calls (for benchmarks). */
+	if (!getrusage(RUSAGE_SELF, &ru)) {
+		fprintf(f, "user_ns=%" PRIu64 "\n",
+			(uint64_t)(ru.ru_utime.tv_sec * NSEC_PER_SEC +
+				   ru.ru_utime.tv_usec * 1000));
+		fprintf(f, "sys_ns=%" PRIu64 "\n",
+			(uint64_t)(ru.ru_stime.tv_sec * NSEC_PER_SEC +
+				   ru.ru_stime.tv_usec * 1000));
+	}
+	if (r->ops->syscalls)
+		fprintf(f, "syscalls=%" PRIu64 "\n", r->ops->syscalls());
 }
 
 static int write_summary_file(struct tr_rec *r)
@@ -1150,7 +1211,7 @@ static int write_summary_file(struct tr_rec *r)
 	unsigned int i;
 	FILE *f;
 
-	if (join(path, sizeof(path), r->out_dir, "tring-record.summary"))
+	if (join(path, sizeof(path), r->out_dir, ".tring-record.summary"))
 		return -ENAMETOOLONG;
 	f = fopen(path, "we");
 	if (!f)
@@ -1267,9 +1328,10 @@ static void restore_signals(struct tr_rec *r)
 {
 	if (!r->signals_blocked)
 		return;
+	/* One that came in since the last sleep only bumps the counter. */
+	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
 	signal(SIGINT, SIG_DFL);
 	signal(SIGTERM, SIG_DFL);
-	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
 	r->signals_blocked = false;
 }
 
@@ -1365,7 +1427,7 @@ static void finish(struct tr_rec *r)
 		print_summary(r);
 	ret = write_summary_file(r);
 	if (ret)
-		tr_warn("cannot write %s/tring-record.summary: %s", r->out_dir,
+		tr_warn("cannot write %s/.tring-record.summary: %s", r->out_dir,
 			strerror(-ret));
 }
 

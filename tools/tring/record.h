@@ -46,11 +46,12 @@ enum tr_stop {
 	TR_STOP_DURATION,
 	TR_STOP_OUTPUT,		/* write to the output failed */
 	TR_STOP_STREAM,		/* every stream failed */
+	TR_STOP_HANGUP,		/* every stream hung up (buffer removed) */
 };
 
 /* How the final drain ended. */
 enum tr_drain {
-	TR_DRAIN_SKIPPED,	/* not attempted (output error) */
+	TR_DRAIN_SKIPPED,	/* not attempted, or cut short by an error */
 	TR_DRAIN_COMPLETE,	/* every CPU reached its flush position */
 	TR_DRAIN_TIMEOUT,	/* some packet stayed incomplete */
 	TR_DRAIN_ABORTED,	/* second signal */
@@ -84,6 +85,7 @@ struct tr_cpu {
 	int out_fd;			/* <outdir>/stream_<cpu> */
 
 	bool readable;			/* set by ops->wait() */
+	bool hup;			/* set by ops->wait(): no more data will come */
 	bool failed;			/* a stream ioctl failed: ignore it */
 	bool drained;			/* read_pos reached flush_pos */
 	uint64_t flush_pos;
@@ -132,7 +134,8 @@ struct tr_ops {
 	int (*set_watermark)(struct tr_cpu *c, uint32_t wm);
 	/*
 	 * Sleep until one of @set is readable, @timeout_ms passes (-1: no
-	 * limit) or a signal arrives; set ->readable. Returns the number
+	 * limit) or a signal arrives; set ->readable, and ->hup when the
+	 * stream hung up. @n may be 0: just sleep. Returns the number
 	 * readable, 0 on timeout, -EINTR on a signal.
 	 */
 	int (*wait)(struct tr_rec *r, struct tr_cpu **set, unsigned int n,
@@ -140,6 +143,8 @@ struct tr_ops {
 
 	/* Output files. May write less than asked, or fail with -errno. */
 	ssize_t (*writev)(int fd, const struct iovec *iov, int cnt);
+	/* System calls made so far (optional: NULL in the test backend). */
+	uint64_t (*syscalls)(void);
 };
 
 struct tr_rec {

@@ -21,6 +21,9 @@
 #define DEBUGFS_MAGIC	0x64626720
 #endif
 
+/* System calls made on the streams and the output, for the summary. */
+static uint64_t nr_syscalls;
+
 /*
  * The ioctls take mutexes, not interruptible waits, so EINTR should not
  * happen; retrying costs nothing if a future kernel sleeps there.
@@ -30,9 +33,15 @@ static int xioctl(int fd, unsigned long req, void *arg)
 	int ret;
 
 	do {
+		nr_syscalls++;
 		ret = ioctl(fd, req, arg);
 	} while (ret < 0 && errno == EINTR);
 	return ret < 0 ? -errno : 0;
+}
+
+static uint64_t real_syscalls(void)
+{
+	return nr_syscalls;
 }
 
 static uid_t real_euid(void)
@@ -88,6 +97,7 @@ static int real_knob_write(const char *path, const char *val)
 
 static int real_open(struct tr_cpu *c, const char *path)
 {
+	nr_syscalls++;
 	c->fd = open(path, O_RDONLY | O_CLOEXEC);
 	return c->fd < 0 ? -errno : 0;
 }
@@ -105,6 +115,7 @@ static int real_map(struct tr_cpu *c)
 
 	if (c->info.map_size > SIZE_MAX)
 		return -EFBIG;
+	nr_syscalls++;
 	p = mmap(NULL, c->info.map_size, PROT_READ, MAP_SHARED, c->fd, 0);
 	if (p == MAP_FAILED)
 		return -errno;
@@ -158,19 +169,19 @@ static int real_status(struct tr_cpu *c, struct tring_status *st)
 
 static int real_flush(struct tr_cpu *c, uint64_t *pos)
 {
-	__u64 p = 0;
+	struct tring_flush fl = { .size = sizeof(fl) };
 	int ret;
 
-	ret = xioctl(c->fd, TRING_IOC_FLUSH, &p);
-	*pos = p;
+	ret = xioctl(c->fd, TRING_IOC_FLUSH, &fl);
+	*pos = fl.pos;
 	return ret;
 }
 
 static int real_set_watermark(struct tr_cpu *c, uint32_t wm)
 {
-	__u32 v = wm;
+	struct tring_watermark w = { .size = sizeof(w), .watermark = wm };
 
-	return xioctl(c->fd, TRING_IOC_SET_WATERMARK, &v);
+	return xioctl(c->fd, TRING_IOC_WATERMARK, &w);
 }
 
 /*
@@ -194,13 +205,19 @@ static int real_wait(struct tr_rec *r, struct tr_cpu **set, unsigned int n,
 		ts.tv_nsec = (long)(timeout_ms % 1000) * 1000000;
 		tsp = &ts;
 	}
+	nr_syscalls++;
 	ret = ppoll(r->pfd, n, tsp, &r->wait_mask);
 	if (ret < 0)
 		return -errno;
 	for (i = 0; i < n; i++) {
 		if (r->pfd[i].revents & POLLNVAL)
 			return -EBADF;
-		/* On POLLERR or POLLHUP the ioctl tells what is wrong. */
+		/*
+		 * POLLHUP: the buffer was destroyed and nothing is left;
+		 * stop polling it, or poll() would return at once forever.
+		 */
+		if (r->pfd[i].revents & (POLLHUP | POLLERR))
+			set[i]->hup = true;
 		set[i]->readable = r->pfd[i].revents != 0;
 	}
 	return ret;
@@ -208,7 +225,10 @@ static int real_wait(struct tr_rec *r, struct tr_cpu **set, unsigned int n,
 
 static ssize_t real_writev(int fd, const struct iovec *iov, int cnt)
 {
-	ssize_t n = writev(fd, iov, cnt);
+	ssize_t n;
+
+	nr_syscalls++;
+	n = writev(fd, iov, cnt);
 
 	return n < 0 ? -errno : n;
 }
@@ -230,4 +250,5 @@ const struct tr_ops tr_real_ops = {
 	.set_watermark	= real_set_watermark,
 	.wait		= real_wait,
 	.writev		= real_writev,
+	.syscalls	= real_syscalls,
 };

@@ -13,8 +13,8 @@
  * the structure as the caller knows it. The kernel accepts any size from
  * the first published one (the *_SIZE_VER0 constants) upwards; bytes
  * beyond what the kernel knows must be zero on input and are left
- * untouched on output. The ioctl numbers encode the VER0 sizes and never
- * change when a structure grows.
+ * untouched on output. The ioctl numbers encode the VER0 sizes, not
+ * sizeof(), so they never change when a structure grows.
  *
  * All multi-byte fields are in the CPU's byte order.
  */
@@ -41,10 +41,12 @@
  * @packet_size: bits of the packet including the zero padding: always the
  *	sub-buffer size times 8.
  * @packet_seq_num: sequence number of the packet in its CPU's stream,
- *	from 0; a gap means whole packets were overwritten (overwrite mode).
- * @events_discarded: events lost on this CPU since the buffer was created,
- *	counted when the packet was closed: dropped because the buffer was
- *	full, too big for a sub-buffer, or overwritten unread.
+ *	from 0; a gap means whole packets were overwritten before the
+ *	reader took them (overwrite mode).
+ * @events_discarded: events this CPU's writers could not write since the
+ *	buffer was created (the buffer was full, or the event too big),
+ *	counted when the packet was closed. Events in overwritten packets
+ *	are not in it: their count is TRING_IOC_STATUS's events_overwritten.
  * @cpu_id: the CPU whose events the packet holds.
  * @events_count: event records in the packet, not counting padding
  *	records.
@@ -167,10 +169,11 @@ struct tring_subbuf {
  * @flags: in: must be 0.
  * @subbufs: in: user address of an array of @max struct tring_subbuf.
  *
- * Fails with EAGAIN when no complete sub-buffer is waiting. A reader may
- * hold several sub-buffers in discard mode, one in overwrite mode (EBUSY
- * while it holds one). Held sub-buffers are never written to until given
- * back.
+ * Fails with EAGAIN when no complete sub-buffer is waiting. May hand out
+ * fewer than @max even when more are complete (at most 64 per call). A
+ * reader may hold several sub-buffers in discard mode, one in overwrite
+ * mode (EBUSY while it holds one). Held sub-buffers are never written to
+ * until given back.
  */
 struct tring_get {
 	__u32 size;
@@ -197,10 +200,15 @@ struct tring_put {
 
 #define TRING_PUT_SIZE_VER0	16
 
+/* struct tring_status.flags */
+#define TRING_STATUS_DEAD	0x1	/* the buffer was destroyed: nothing new comes */
+
 /**
  * struct tring_status - positions and counters (TRING_IOC_STATUS)
  * @size: in: sizeof(struct tring_status) as the caller knows it.
- * @flags: out: 0.
+ * @flags: out: %TRING_STATUS_DEAD once the buffer's owner destroyed it;
+ *	what is complete can still be read, and poll() then reports POLLHUP
+ *	when nothing is left.
  * @write_pos: out: bytes reserved in the stream since it was created
  *	(the producer position).
  * @read_pos: out: bytes given back by readers (the consumer position);
@@ -212,8 +220,10 @@ struct tring_put {
  * @events_overwritten: out: events in sub-buffers overwritten unread.
  * @events_too_big: out: events that could not fit in a sub-buffer.
  *
- * Counters are read without stopping writers: each is exact, but they are
- * not one atomic snapshot while writers run.
+ * Counters are read without stopping writers: each is exact once writers
+ * are quiet; while they run they are not one atomic snapshot, and
+ * @events_written can be off by the events of a sub-buffer being
+ * delivered at that moment.
  */
 struct tring_status {
 	__u32 size;
@@ -230,20 +240,43 @@ struct tring_status {
 
 #define TRING_STATUS_SIZE_VER0	72
 
-#define TRING_IOC_MAGIC		0xC1
-
-#define TRING_IOC_INFO		_IOWR(TRING_IOC_MAGIC, 0x00, struct tring_info)
-#define TRING_IOC_GET		_IOWR(TRING_IOC_MAGIC, 0x01, struct tring_get)
-#define TRING_IOC_PUT		_IOW(TRING_IOC_MAGIC, 0x02, struct tring_put)
-#define TRING_IOC_STATUS	_IOWR(TRING_IOC_MAGIC, 0x03, struct tring_status)
-/*
- * Close the partly filled sub-buffer so it can be taken. The argument
- * points to a __u64 that receives the stream position up to which every
- * sub-buffer is now closed: a reader has everything written before the
- * flush once its read_pos reaches it.
+/**
+ * struct tring_flush - close the partly filled sub-buffer (TRING_IOC_FLUSH)
+ * @size: in: sizeof(struct tring_flush) as the caller knows it.
+ * @flags: in: must be 0.
+ * @pos: out: the stream position up to which every sub-buffer is now
+ *	closed: a reader has everything written before the flush once its
+ *	read_pos (struct tring_status) reaches it.
  */
-#define TRING_IOC_FLUSH		_IOR(TRING_IOC_MAGIC, 0x04, __u64)
-/* Set the poll() watermark: argument is a pointer to a __u32 count. */
-#define TRING_IOC_SET_WATERMARK	_IOW(TRING_IOC_MAGIC, 0x05, __u32)
+struct tring_flush {
+	__u32 size;
+	__u32 flags;
+	__u64 pos;
+};
+
+#define TRING_FLUSH_SIZE_VER0	16
+
+/**
+ * struct tring_watermark - set the poll() watermark (TRING_IOC_WATERMARK)
+ * @size: in: sizeof(struct tring_watermark) as the caller knows it.
+ * @watermark: in: complete sub-buffers that make poll() report readable,
+ *	at least 1; out: the value in use, clamped to subbuf_count - 1.
+ */
+struct tring_watermark {
+	__u32 size;
+	__u32 watermark;
+};
+
+#define TRING_WATERMARK_SIZE_VER0	8
+
+#define TRING_IOC_MAGIC		0xC1
+#define TRING_IOC_RW		(_IOC_READ | _IOC_WRITE)
+
+#define TRING_IOC_INFO		_IOC(TRING_IOC_RW, TRING_IOC_MAGIC, 0x00, TRING_INFO_SIZE_VER0)
+#define TRING_IOC_GET		_IOC(TRING_IOC_RW, TRING_IOC_MAGIC, 0x01, TRING_GET_SIZE_VER0)
+#define TRING_IOC_PUT		_IOC(_IOC_WRITE, TRING_IOC_MAGIC, 0x02, TRING_PUT_SIZE_VER0)
+#define TRING_IOC_STATUS	_IOC(TRING_IOC_RW, TRING_IOC_MAGIC, 0x03, TRING_STATUS_SIZE_VER0)
+#define TRING_IOC_FLUSH		_IOC(TRING_IOC_RW, TRING_IOC_MAGIC, 0x04, TRING_FLUSH_SIZE_VER0)
+#define TRING_IOC_WATERMARK	_IOC(TRING_IOC_RW, TRING_IOC_MAGIC, 0x05, TRING_WATERMARK_SIZE_VER0)
 
 #endif /* _UAPI_LINUX_TRING_H */

@@ -230,7 +230,9 @@ TEST_F(stream, null_and_unmapped_pointers)
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_FLUSH, NULL));
 	EXPECT_EQ(EFAULT, errno);
-	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_SET_WATERMARK, NULL));
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_WATERMARK, NULL));
+	EXPECT_EQ(EFAULT, errno);
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_WATERMARK, bad));
 	EXPECT_EQ(EFAULT, errno);
 	EXPECT_EQ(0, tu_flush(&self->s, &pos));
 }
@@ -330,15 +332,37 @@ TEST_F(stream, put_without_get_and_double_put)
 
 TEST_F(stream, watermark_bounds)
 {
-	uint32_t wm = 0;
-
-	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_SET_WATERMARK, &wm));
-	EXPECT_EQ(EINVAL, errno);
-	wm = 1000;	/* clamped to the ring */
-	EXPECT_EQ(0, ioctl(self->s.fd, TRING_IOC_SET_WATERMARK, &wm));
+	EXPECT_EQ(-EINVAL, tu_watermark(&self->s, 0));
+	/* Clamped to the ring, and the value in use comes back. */
+	EXPECT_EQ(SUBBUFS - 1, tu_watermark(&self->s, 1000));
 	self->s.info.size = sizeof(self->s.info);
 	ASSERT_EQ(0, ioctl(self->s.fd, TRING_IOC_INFO, &self->s.info));
 	EXPECT_EQ(SUBBUFS - 1, self->s.info.watermark);
+	EXPECT_EQ(3, tu_watermark(&self->s, 3));
+}
+
+TEST_F(stream, flush_bad_arguments)
+{
+	struct tring_flush fl = { .size = sizeof(fl), .flags = 1 };
+
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_FLUSH, &fl));
+	EXPECT_EQ(EINVAL, errno);
+	fl.flags = 0;
+	fl.size = TRING_FLUSH_SIZE_VER0 - 4;
+	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_FLUSH, &fl));
+	EXPECT_EQ(EINVAL, errno);
+}
+
+TEST(ioctl_numbers_are_stable)
+{
+	/* The numbers carry the first published sizes, whatever sizeof says. */
+	EXPECT_EQ(_IOC_SIZE(TRING_IOC_INFO), TRING_INFO_SIZE_VER0);
+	EXPECT_EQ(_IOC_SIZE(TRING_IOC_GET), TRING_GET_SIZE_VER0);
+	EXPECT_EQ(_IOC_SIZE(TRING_IOC_PUT), TRING_PUT_SIZE_VER0);
+	EXPECT_EQ(_IOC_SIZE(TRING_IOC_STATUS), TRING_STATUS_SIZE_VER0);
+	EXPECT_EQ(_IOC_SIZE(TRING_IOC_FLUSH), TRING_FLUSH_SIZE_VER0);
+	EXPECT_EQ(_IOC_SIZE(TRING_IOC_WATERMARK), TRING_WATERMARK_SIZE_VER0);
+	EXPECT_EQ(0xC1, _IOC_TYPE(TRING_IOC_INFO));
 }
 
 TEST(files_root_only)

@@ -100,6 +100,7 @@ static int count_events(const uint8_t *pkt, const struct tring_subbuf *sb,
 
 TEST(instance_files_and_data)
 {
+	static char meta[16384];
 	struct tu_stream s;
 	uint64_t pos, events = 0;
 	struct stat st;
@@ -109,6 +110,11 @@ TEST(instance_files_and_data)
 	EXPECT_EQ(-EEXIST, instance_cmd("create lc 4 4"));
 	EXPECT_EQ(-EINVAL, instance_cmd("create bad 3 4"));
 	ASSERT_EQ(0, stat(TRING_DIR "/instances/lc/per_cpu/cpu0/stream", &st));
+	/* Its metadata describes what the trigger writes into it. */
+	ASSERT_LT(0, tu_read_file(TRING_DIR "/instances/lc/metadata", meta,
+				  sizeof(meta)));
+	EXPECT_NE(NULL, strstr(meta, "buffer = \"lc\";"));
+	EXPECT_NE(NULL, strstr(meta, "name = \"test\";\n\tid = 3;"));
 	ASSERT_EQ(0, instance_cmd("write lc 0 25 40"));
 	ASSERT_EQ(0, tu_stream_open_path(&s, TRING_DIR
 					 "/instances/lc/per_cpu/cpu0/stream", 0));
@@ -124,6 +130,8 @@ TEST(instance_files_and_data)
 
 TEST(instance_destroyed_under_reader)
 {
+	struct pollfd pfd = { .events = POLLIN };
+	struct tring_status status;
 	struct tu_stream s;
 	uint64_t pos, events = 0;
 	struct stat st;
@@ -139,10 +147,16 @@ TEST(instance_destroyed_under_reader)
 	EXPECT_NE(0, stat(TRING_DIR "/instances/gone", &st));
 	fd = open(TRING_DIR "/instances/gone/per_cpu/cpu0/stream", O_RDONLY);
 	EXPECT_EQ(-1, fd);
-	/* The open reader still gets everything that was written. */
+	/* The open reader still gets everything that was written... */
 	ASSERT_EQ(0, tu_flush(&s, &pos));
 	ASSERT_LT(0, tu_drain(&s, pos, 2000, count_events, &events));
 	EXPECT_EQ(30, events);
+	/* ...and learns the buffer is gone: flag, then hang-up. */
+	ASSERT_EQ(0, tu_status(&s, &status));
+	EXPECT_EQ(TRING_STATUS_DEAD, status.flags);
+	pfd.fd = s.fd;
+	EXPECT_EQ(1, poll(&pfd, 1, 1000));
+	EXPECT_EQ(POLLHUP, pfd.revents);
 	/* The module cannot go while the reader is open. */
 	ASSERT_EQ(0, mod_unload("tring_test"));
 	EXPECT_NE(0, mod_unload("tring"));

@@ -204,7 +204,23 @@ static inline int tu_status(struct tu_stream *s, struct tring_status *st)
 
 static inline int tu_flush(struct tu_stream *s, uint64_t *pos)
 {
-	return ioctl(s->fd, TRING_IOC_FLUSH, pos) ? -errno : 0;
+	struct tring_flush fl = { .size = sizeof(fl) };
+
+	*pos = 0;
+	if (ioctl(s->fd, TRING_IOC_FLUSH, &fl))
+		return -errno;
+	*pos = fl.pos;
+	return 0;
+}
+
+/* Set the watermark; the value in use (clamped), or -errno. */
+static inline int tu_watermark(struct tu_stream *s, uint32_t wm)
+{
+	struct tring_watermark w = { .size = sizeof(w), .watermark = wm };
+
+	if (ioctl(s->fd, TRING_IOC_WATERMARK, &w))
+		return -errno;
+	return w.watermark;
 }
 
 /* Called for every sub-buffer a drain takes; non-zero stops the drain. */
@@ -261,9 +277,9 @@ static inline long tu_test_len(uint32_t id, const uint8_t *payload,
 
 	(void)arg;
 	if (id == TRING_TEST_EVENT_ID && avail >= sizeof(*tp))
-		return tp->len;
+		return sizeof(*tp) + tp->data_len;
 	if (id == TRING_STRESS_EVENT_ID && avail >= sizeof(*sp))
-		return sp->len;
+		return sizeof(*sp) + sp->data_len;
 	return -1;
 }
 
@@ -273,9 +289,9 @@ static inline int tu_test_payload_ok(const uint8_t *p, size_t len)
 	const struct tring_test_payload *tp = (const void *)p;
 	uint32_t i;
 
-	if (len < sizeof(*tp) || tp->len != len)
+	if (len < sizeof(*tp) || sizeof(*tp) + tp->data_len != len)
 		return -1;
-	for (i = 0; i < len - sizeof(*tp); i++)
+	for (i = 0; i < tp->data_len; i++)
 		if (p[sizeof(*tp) + i] != tring_test_byte(tp->seq, i))
 			return -1;
 	return 0;

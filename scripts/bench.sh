@@ -1,0 +1,135 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench: tring against ftrace's ring buffer and relay, side by side.
+#
+# For each Debian kernel (6.1, 6.12) one guest runs
+# tools/testing/vm/bench-guest.sh: the write side (tring_bench.ko: the
+# same loop and payloads through every writer, interleaved rounds) and
+# the read side (tring-record and ftrace's own readers draining the same
+# data to tmpfs, against dd). Then the user-space twin gives native
+# figures: ns/event on this CPU and instructions per event (callgrind).
+#
+# Guest timings are software emulation, not native timings: the ratios
+# measured beside each other in one guest run are what carry meaning.
+#
+# Output: a table on stdout and build/bench/bench-<date>.json.
+# Environment: ROUNDS, EVENTS, FILL (see bench-guest.sh), TRING_BENCH_KERNELS
+# (default "6.1 6.12").
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=$top/build
+VM=$top/tools/testing/vm
+OUT=$B/bench
+stamp=$(date +%Y%m%d-%H%M%S)
+json=$OUT/bench-$stamp.json
+kernels=${TRING_BENCH_KERNELS:-6.1 6.12}
+
+say() { echo "bench: $*" >&2; }
+
+mkdir -p "$OUT"
+say "setting up (Debian packages)"
+"$top/scripts/setup.sh" >&2
+make -C "$top" -s tools >/dev/null
+make -C "$top/tools/testing/bench" -s >/dev/null
+
+# median of the numbers on stdin
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }'; }
+
+# w FILE IMPL PAYLOAD CPUS READER NESTED: median ns/event
+w() {
+	awk -v i="$2" -v p="$3" -v c="$4" -v r="$5" -v n="$6" \
+		'$1 == "write" && $2 == i && $3 == p && $4 == c && $5 == r && $6 == n { print $8 }' "$1" | median
+}
+
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }'; }
+
+json_items=()
+
+for series in $kernels; do
+	image=$(ls -d /boot/vmlinuz-"$series".* 2>/dev/null | sort -V | tail -n 1)
+	[ -n "$image" ] || { say "no Debian $series kernel"; continue; }
+	release=${image#/boot/vmlinuz-}
+	kdir=/lib/modules/$release/build
+	make -C "$top" -s KDIR="$kdir" modules >/dev/null
+	mods=$B/mod/$(basename "$(realpath "$kdir")")
+	cat >"$OUT/plan-bench" <<EOP
+run_step load sh -c 'insmod /lib/tring/tring.ko && insmod /lib/tring/tring_bench.ko'
+run_step bench env ROUNDS=${ROUNDS:-5} EVENTS=${EVENTS:-200000} FILL=${FILL:-200000} /tests/bench-guest.sh
+run_step unload sh -c 'rmmod tring_bench && rmmod tring'
+EOP
+	"$VM/mkinitramfs.sh" "$OUT/bench.cpio.gz" "$OUT/plan-bench" "$mods" \
+		"$VM/bench-guest.sh" "$B/tools/tring-record" \
+		"$B/bench-tools/ftrace_read"
+	say "Debian $release: running the guest benchmark (several minutes)"
+	if ! "$VM/run-guest.sh" "$image" "$OUT/bench.cpio.gz" "$OUT/guest-$series" 3600; then
+		say "the $series guest failed: $OUT/guest-$series/console.log"
+		continue
+	fi
+	res=$OUT/guest-$series/results
+	f=$res/bench.txt
+	cp "$f" "$OUT/bench-$stamp-$series.txt"
+
+	echo
+	echo "== Linux $release, $(cat "$res/nproc") vCPUs, clocksource $(cat "$res/clocksource"), QEMU TCG (emulated) =="
+	echo
+	echo "Write side: ns/event, median of ${ROUNDS:-5} interleaved rounds of ${EVENTS:-200000} events per CPU;"
+	echo "ratios are each peer's time over trace_write_inline()'s in the same run."
+	printf '%-7s %-4s %-6s %-6s | %8s %8s %8s %8s %8s %8s | %7s %7s %7s %7s\n' \
+		payload cpus reader nested inline reserve ft_res ft_write relay floor \
+		ft_res/ ft_wr/ relay/ inline/
+	printf '%-7s %-4s %-6s %-6s | %8s %8s %8s %8s %8s %8s | %7s %7s %7s %7s\n' \
+		'' '' '' '' '' '' '' '' '' '' inline inline inline floor
+	while read -r p c r n; do
+		ti=$(w "$f" tring_inline "$p" "$c" "$r" "$n")
+		tr=$(w "$f" tring_reserve "$p" "$c" "$r" "$n")
+		fr=$(w "$f" ftrace_reserve "$p" "$c" "$r" "$n")
+		fw=$(w "$f" ftrace_write "$p" "$c" "$r" "$n")
+		rl=$(w "$f" relay "$p" "$c" "$r" "$n")
+		fl=$(w "$f" floor "$p" "$c" "$r" "$n")
+		printf '%-7s %-4s %-6s %-6s | %8s %8s %8s %8s %8s %8s | %7s %7s %7s %7s\n' \
+			"$p" "$c" "$r" "$n" "$ti" "$tr" "$fr" "$fw" "$rl" "$fl" \
+			"$(ratio "$fr" "$ti")" "$(ratio "$fw" "$ti")" \
+			"$(ratio "$rl" "$ti")" "$(ratio "$ti" "$fl")"
+		json_items+=("{\"kernel\":\"$release\",\"side\":\"write\",\"payload\":$p,\"cpus\":\"$c\",\"reader\":$r,\"nested\":$n,\"ns_per_event\":{\"tring_inline\":${ti:-null},\"tring_reserve\":${tr:-null},\"ftrace_reserve\":${fr:-null},\"ftrace_write\":${fw:-null},\"relay\":${rl:-null},\"floor\":${fl:-null}}}")
+	done < <(awk '$1 == "write" { print $3, $4, $5, $6 }' "$f" | awk '!seen[$0]++')
+
+	s1=$(w "$f" tring_inline 8 1 0 0)
+	sa=$(w "$f" tring_inline 8 all 0 0)
+	echo
+	echo "All CPUs at once vs one CPU alone (8-byte inline): per-CPU rate ratio $(ratio "$s1" "$sa")"
+
+	echo
+	echo "Read side: draining $( (sed -n 's/^read tring-record bytes \([0-9]*\).*/\1/p' "$f" | head -n 1) ) bytes of one CPU to tmpfs, median of rounds:"
+	printf '%-16s %10s %14s %14s %10s\n' reader MB/s 'CPU ms/MB' 'syscalls/MB' 'vs dd'
+	dd_mbs=$(awk '$1 == "read" && $2 == "dd" && $6 > 0 { print $4 / $6 * 1000 }' "$f" | median)
+	for rd in tring-record ftrace_splice ftrace_mmap dd; do
+		grep -q "^read $rd bytes" "$f" || continue
+		mbs=$(awk -v rd="$rd" '$1 == "read" && $2 == rd && $6 > 0 { print $4 / $6 * 1000 }' "$f" | median)
+		cpu=$(awk -v rd="$rd" '$1 == "read" && $2 == rd && $4 > 0 { print ($8 + $10) / 1e6 / ($4 / 1048576) }' "$f" | median)
+		sc=$(awk -v rd="$rd" '$1 == "read" && $2 == rd && $4 > 0 { print $12 / ($4 / 1048576) }' "$f" | median)
+		printf '%-16s %10.1f %14.2f %14.1f %10s\n' "$rd" "${mbs:-0}" "${cpu:-0}" "${sc:-0}" "$(ratio "$mbs" "$dd_mbs")"
+		json_items+=("{\"kernel\":\"$release\",\"side\":\"read\",\"reader\":\"$rd\",\"mb_per_s\":${mbs:-null},\"cpu_ms_per_mb\":${cpu:-null},\"syscalls_per_mb\":${sc:-null}}")
+	done
+	grep -E '^read ftrace_[a-z]+ unsupported' "$f" | sed 's/^read /  (not in this kernel: /; s/ unsupported/)/' | sort -u || true
+	lost=$(sed -n 's/^read tring-record .* lost \([0-9]*\).*/\1/p' "$f" | sort -u | tr '\n' ' ')
+	echo "events lost by tring-record while draining: ${lost:-?}"
+done
+
+echo
+echo "== Native (user-space twin on this machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')) =="
+if make -C "$top/tools/testing/tring" -s O="$B/twin" bench >"$OUT/native-$stamp.txt" 2>&1; then
+	cat "$OUT/native-$stamp.txt"
+else
+	echo "(the twin's benchmark failed: $OUT/native-$stamp.txt)"
+fi
+
+{
+	printf '{"date":"%s","host_cpus":%s,"emulated":true,"results":[' "$stamp" "$(nproc)"
+	(IFS=,; printf '%s' "${json_items[*]}")
+	printf '],"native":"%s"}\n' "$(sed 's/\\/\\\\/g; s/"/\\"/g' "$OUT/native-$stamp.txt" | tr '\n' '|' | sed 's/|/\\n/g')"
+} >"$json"
+echo
+echo "JSON: $json"

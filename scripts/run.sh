@@ -1,0 +1,82 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make run: boot a guest kernel, load tring, enable its events, record a
+# small real workload with tring-record, copy the trace out and show it.
+#
+# TRING_RUN_KERNEL=6.12 picks Debian's 6.12 kernel instead of 6.1.
+
+set -euo pipefail
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+B=$top/build
+VM=$top/tools/testing/vm
+series=${TRING_RUN_KERNEL:-6.1}
+
+say() { echo "run: $*"; }
+
+say "setting up (Debian packages)"
+"$top/scripts/setup.sh"
+
+image=$(ls -d /boot/vmlinuz-"$series".* 2>/dev/null | sort -V | tail -n 1)
+[ -n "$image" ] || { echo "run: no Debian $series kernel in /boot" >&2; exit 1; }
+release=${image#/boot/vmlinuz-}
+kdir=/lib/modules/$release/build
+
+say "building tring for $release and tring-record"
+make -C "$top" -s KDIR="$kdir" modules >/dev/null
+make -C "$top" -s tools >/dev/null
+
+stamp=$(date +%Y%m%d-%H%M%S)
+work=$B/run/guest-$stamp
+trace=$B/run/trace-$stamp
+mkdir -p "$B/run"
+"$VM/mkinitramfs.sh" "$B/run/run.cpio.gz" "$VM/plan-run" \
+	"$B/mod/$(basename "$(realpath "$kdir")")" \
+	"$B/tools/tring-record" "$VM/workload.sh"
+
+say "booting Debian $release under QEMU (software emulation, 2 CPUs)"
+if ! "$VM/run-guest.sh" "$image" "$B/run/run.cpio.gz" "$work" 300 ||
+	[ ! -f "$work/results/trace/metadata" ]; then
+	echo "run: the guest did not bring a trace back; console log:" >&2
+	tail -n 40 "$work/console.log" >&2
+	exit 1
+fi
+if splats=$("$VM/splat.sh" "$work/console.log" "$work/results/dmesg.txt"); [ -n "${splats:-}" ]; then
+	echo "run: the guest kernel reported a problem:" >&2
+	echo "$splats" >&2
+	exit 1
+fi
+mv "$work/results/trace" "$trace"
+ln -sfn "$(basename "$trace")" "$B/run/latest"
+babeltrace2 "$trace" >"$B/run/trace-$stamp.txt" 2>"$B/run/trace-$stamp.err"
+
+summary=$trace/.tring-record.summary
+echo
+echo "Recorded on: Linux $(cat "$work/results/kernel"), $(cat "$work/results/nproc") CPUs, clocksource $(cat "$work/results/clocksource")"
+echo
+echo "Events per type (babeltrace2):"
+awk '{ for (i = 1; i <= NF; i++) if ($i ~ /:$/ && $(i + 1) == "{") { print substr($i, 1, length($i) - 1); break } }' \
+	"$B/run/trace-$stamp.txt" | sort | uniq -c | sort -rn |
+	awk '{ printf "  %-22s %8d\n", $2, $1 }'
+echo
+echo "Per CPU (tring-record):"
+printf '  %-4s %10s %12s %10s\n' cpu events bytes lost
+for cpu in $(sed -n 's/^cpu\([0-9]*\)\.events=.*/\1/p' "$summary"); do
+	printf '  %-4s %10s %12s %10s\n' "$cpu" \
+		"$(sed -n "s/^cpu$cpu\.events=//p" "$summary")" \
+		"$(sed -n "s/^cpu$cpu\.bytes=//p" "$summary")" \
+		"$(sed -n "s/^cpu$cpu\.lost=//p" "$summary")"
+done
+echo
+echo "Markers written by the workload:"
+grep ' marker: ' "$B/run/trace-$stamp.txt" | sed 's/^/  /'
+echo
+echo "First lines of babeltrace2's output:"
+head -n 12 "$B/run/trace-$stamp.txt" | cut -c1-160 | sed 's/^/  /'
+[ -s "$B/run/trace-$stamp.err" ] && { echo; sed 's/^/  /' "$B/run/trace-$stamp.err"; }
+echo
+echo "The trace (CTF 1.8) is in $trace"
+echo "(also $B/run/latest). Read it with:"
+echo "  babeltrace2 $trace"
+echo "or open the directory in Trace Compass. Full text: $B/run/trace-$stamp.txt"

@@ -1,0 +1,109 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Record real workloads with tring-record, inside the guest, for the host
+# to check with babeltrace2 (tools/testing/vm/check-traces.sh). Each
+# trace goes to /results/traces/<name>/ with what the host should find in
+# it written next to it: /results/traces/<name>.expect.
+#
+#   workload   events enabled; fork/exec/exit of known children, markers
+#              with known text, sleeps, syscalls
+#   loss       a burst of test events into a tiny discard-mode buffer with
+#              no reader: babeltrace2 must report the exact loss
+#   overwrite  the same burst in overwrite mode: lost packets and events
+#   example    tring_example.ko's own events in its own instance buffer
+
+T=/sys/kernel/debug/tring
+OUT=/results/traces
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+	fi
+}
+
+knobs() {
+	echo "$1" >$T/buffer_subbuf_size_kb && echo "$2" >$T/buffer_size_kb &&
+		echo "$3" >$T/overwrite
+}
+
+# expect KEY VALUE: a line of the trace's expectations
+expect() {
+	echo "$1 $2" >>"$EXPECT"
+}
+
+echo "TAP version 13"
+echo "1..9"
+mkdir -p $OUT
+
+# --- workload ---------------------------------------------------------------
+EXPECT=$OUT/workload.expect
+: >"$EXPECT"
+knobs 64 1024 0
+ok $? "workload: buffer configured"
+echo 1 >$T/events/enable
+tring-record -q -o $OUT/workload &
+rec=$!
+echo "tring marker one" >$T/trace_marker
+expect marker "tring marker one"
+for i in 1 2 3; do
+	/bin/sh -c "exit $i" &
+	pid=$!
+	wait $pid
+	expect child "$pid"
+done
+ls / >/dev/null
+cat /proc/version >/dev/null
+sleep 0.2
+echo "tring marker two: spaces, punctuation & symbols!" >$T/trace_marker
+expect marker "tring marker two: spaces, punctuation & symbols!"
+echo 0 >$T/events/enable
+sleep 0.2
+kill -INT $rec
+wait $rec
+ok $? "workload: tring-record exit status"
+
+# --- loss (discard mode) ----------------------------------------------------
+EXPECT=$OUT/loss.expect
+: >"$EXPECT"
+knobs 4 16 0
+echo "0 2000 64 0" >$T/test/write
+res=$(cat $T/test/write)
+ok $? "loss: burst written ($res)"
+expect written "$(echo "$res" | cut -d' ' -f2)"
+expect failed "$(echo "$res" | cut -d' ' -f4)"
+tring-record -q -o $OUT/loss -c 0 -d 0.5
+ok $? "loss: tring-record exit status"
+
+# --- overwrite --------------------------------------------------------------
+EXPECT=$OUT/overwrite.expect
+: >"$EXPECT"
+knobs 4 16 1
+echo "0 2000 64 0" >$T/test/write
+res=$(cat $T/test/write)
+ok $? "overwrite: burst written ($res)"
+expect written "$(echo "$res" | cut -d' ' -f2)"
+tring-record -q -o $OUT/overwrite -c 0 -d 0.5
+ok $? "overwrite: tring-record exit status"
+
+# --- example (samples/tring) ------------------------------------------------
+EXPECT=$OUT/example.expect
+: >"$EXPECT"
+insmod /lib/tring/tring_example.ko ticks=50
+ok $? "example: module loaded"
+expect ticks 50
+expect message "hello from tring_example"
+tring-record -q -o $OUT/example --instance example -d 0.5
+ok $? "example: tring-record exit status"
+rmmod tring_example
+ok $? "example: module unloaded"
+
+knobs 4 32 0
+echo "# $failed failed"
+[ "$failed" = 0 ]

@@ -1,0 +1,108 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# The benchmark, inside one guest: every figure is measured beside its
+# reference in the same run, and rounds interleave the implementations so
+# drift of the emulated machine hits them alike. Output lines go to
+# /results/bench.txt; scripts/bench.sh turns them into the table.
+#
+#   write IMPL PAYLOAD CPUS READER NESTED ns_per_event X min X max X events N
+#   read READER bytes N ns N user_ns N sys_ns N syscalls N
+#
+# Environment: ROUNDS (default 5), EVENTS (per write run, default 200000),
+# FILL (events per read run, default 200000), QUICK=1 for a smoke run.
+
+T=/sys/kernel/debug/tring
+B=$T/bench
+OUT=/results/bench.txt
+ROUNDS=${ROUNDS:-5}
+EVENTS=${EVENTS:-200000}
+FILL=${FILL:-200000}
+IMPLS="tring_inline tring_reserve ftrace_reserve ftrace_write relay floor"
+# payload cpus reader nested
+CASES="8:1:0:0 64:1:0:0 256:1:0:0 8:all:0:0 64:all:0:0 256:all:0:0
+8:1:1:0 64:1:1:0 8:1:0:1 64:1:0:1"
+
+if [ -n "${QUICK:-}" ]; then
+	ROUNDS=1
+	EVENTS=2000
+	FILL=2000
+	CASES="8:1:0:0 64:all:1:1"
+fi
+
+: >$OUT
+mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+
+write_side() {
+	local r c impl payload cpus reader nested res
+
+	for r in $(seq "$ROUNDS"); do
+		for c in $CASES; do
+			IFS=: read -r payload cpus reader nested <<EOC
+$c
+EOC
+			for impl in $IMPLS; do
+				if ! echo "$impl $payload $EVENTS $cpus $reader $nested 1" >$B/run; then
+					echo "write $impl $payload $cpus $reader $nested FAILED" >>$OUT
+					continue
+				fi
+				res=$(cat $B/run)
+				echo "write $impl $payload $cpus $reader $nested $res" >>$OUT
+			done
+		done
+	done
+}
+
+# tring: fill CPU 0 of a 16 MiB-per-CPU discard buffer, then time
+# tring-record draining it to tmpfs.
+read_tring() {
+	local line written bytes ns user sys calls
+
+	echo 64 >$T/buffer_subbuf_size_kb
+	echo 16384 >$T/buffer_size_kb
+	echo 0 >$T/overwrite
+	echo "tring $FILL 0" >$B/fill
+	rm -rf /tmp/rec
+	tring-record -q -o /tmp/rec -c 0 -d 0 2>/dev/null
+	s=/tmp/rec/.tring-record.summary
+	bytes=$(sed -n 's/^cpu0\.bytes=//p' $s)
+	ns=$(sed -n 's/^drain_ns=//p' $s)
+	[ -n "$ns" ] || ns=$(sed -n 's/^duration_ns=//p' $s)
+	user=$(sed -n 's/^user_ns=//p' $s)
+	sys=$(sed -n 's/^sys_ns=//p' $s)
+	calls=$(sed -n 's/^syscalls=//p' $s)
+	echo "read tring-record bytes $bytes ns $ns user_ns ${user:-0} sys_ns ${sys:-0} syscalls ${calls:-0} lost $(sed -n 's/^cpu0\.lost=//p' $s)" >>$OUT
+	echo "read dd bytes $bytes $(ftrace_read dd "$bytes" /tmp/dd | cut -d' ' -f3-)" >>$OUT
+	rm -rf /tmp/rec /tmp/dd
+}
+
+# ftrace: the same events through the tring_bench:tring_bench_event trace
+# event into ftrace's buffer, drained by ftrace_read MODE.
+read_ftrace() {
+	local mode=$1 tr=/sys/kernel/tracing
+
+	[ -d $tr/events/tring_bench ] || return
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	echo 16384 >$tr/buffer_size_kb
+	echo 0 >$tr/options/overwrite
+	echo 1 >$tr/events/tring_bench/enable
+	echo 1 >$tr/tracing_on
+	echo "ftrace $FILL 0" >$B/fill
+	echo 0 >$tr/events/tring_bench/enable
+	if res=$(ftrace_read "$mode" 0 /tmp/ftrace 2>/dev/null); then
+		echo "read ftrace_$mode $res" >>$OUT
+	else
+		echo "read ftrace_$mode unsupported" >>$OUT
+	fi
+	rm -f /tmp/ftrace
+	echo 0 >$tr/tracing_on
+	echo 1408 >$tr/buffer_size_kb
+}
+
+write_side
+for r in $(seq "$ROUNDS"); do
+	read_tring
+	read_ftrace splice
+	read_ftrace mmap
+done

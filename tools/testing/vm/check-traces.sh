@@ -1,0 +1,143 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Check, with babeltrace2 on the host, the traces a guest recorded with
+# tools/testing/selftests/tring/tring_trace_test.sh: the trace must be a
+# CTF trace babeltrace2 reads unaided and must hold exactly what the
+# guest did and what tring counted.
+#
+# usage: check-traces.sh RESULTS_DIR     (the guest's /results)
+# Prints TAP-style lines and "N passed, N failed"; exit 1 on failure.
+
+set -u
+res=$1
+traces=$res/traces
+pass=0
+fail=0
+
+check() {
+	local name=$1
+	shift
+	if "$@"; then
+		pass=$((pass + 1))
+		echo "ok - $name"
+	else
+		fail=$((fail + 1))
+		echo "not ok - $name"
+	fi
+}
+
+# value FILE KEY: a key=value line of a tring-record summary
+value() {
+	sed -n "s/^$2=//p" "$1" | head -n 1
+}
+
+# expected FILE KEY: the values of one key in an .expect file
+expected() {
+	sed -n "s/^$2 //p" "$1"
+}
+
+bt() {
+	babeltrace2 "$1" >"$1.bt" 2>"$1.bt.err"
+}
+
+# Events babeltrace2 printed, padding and no-op records aside.
+bt_events() {
+	grep -cvE '^$| tring_padding: | tring_nop: ' "$1.bt"
+}
+
+summary_sum() {
+	local f=$1 key=$2
+	sed -n "s/^cpu[0-9]*\.$key=//p" "$f" | awk '{ s += $1 } END { print s + 0 }'
+}
+
+# --- workload ----------------------------------------------------------------
+w=$traces/workload
+ws=$w/.tring-record.summary
+check "workload: babeltrace2 reads the trace" bt "$w"
+check "workload: events were recorded" test "$(bt_events "$w")" -gt 100
+check "workload: nothing lost" test "$(summary_sum "$ws" lost)" = 0
+
+while read -r text; do
+	check "workload: marker \"$text\"" \
+		grep -qF "marker: { cpu_id = " "$w.bt"
+	check "workload: marker text exact: \"$text\"" \
+		grep -qF "text = \"$text\" }" "$w.bt"
+done < <(expected "$w.expect" marker)
+
+# Every sched_switch continues its CPU's previous one.
+switch_pairs() {
+	awk '/ sched_switch: / {
+		cpu = $0; sub(/.*cpu_id = /, "", cpu); sub(/,.*/, "", cpu)
+		prev = $0; sub(/.*prev_tid = /, "", prev); sub(/,.*/, "", prev)
+		next_ = $0; sub(/.*next_tid = /, "", next_); sub(/,.*/, "", next_)
+		if ((cpu in last) && last[cpu] != prev) bad++
+		last[cpu] = next_; n++
+	} END { print n + 0, bad + 0; exit !(n > 0 && bad == 0) }' "$w.bt"
+}
+check "workload: sched_switch events pair up per CPU" switch_pairs
+
+while read -r pid; do
+	check "workload: fork of child $pid" \
+		grep -qE "sched_process_fork: .* child_tid = $pid }" "$w.bt"
+	check "workload: exec of /bin/sh by $pid" \
+		grep -qE "sched_process_exec: .* tid = $pid, old_tid = $pid, filename = \"/bin/sh\" }" "$w.bt"
+	check "workload: exit of child $pid" \
+		grep -qE "sched_process_exit: .* tid = $pid, " "$w.bt"
+done < <(expected "$w.expect" child)
+
+check "workload: babeltrace2 event count = tring's event count" \
+	test "$(bt_events "$w")" = "$(summary_sum "$ws" events)"
+check "workload: tring's event count = events the kernel committed" \
+	test "$(summary_sum "$ws" events)" = "$(summary_sum "$ws" kernel_events_written)"
+
+# --- loss ----------------------------------------------------------------------
+l=$traces/loss
+ls_=$l/.tring-record.summary
+failed=$(expected "$l.expect" failed)
+written=$(expected "$l.expect" written)
+check "loss: babeltrace2 reads the trace" bt "$l"
+check "loss: the burst lost events ($failed)" test "${failed:-0}" -gt 0
+check "loss: tring counted them" test "$(value "$ls_" cpu0.discarded)" = "$failed"
+check "loss: babeltrace2 reports exactly $failed discarded events" \
+	grep -qE "discarded $failed events" "$l.bt.err"
+check "loss: babeltrace2 shows every written event ($written)" \
+	test "$(grep -c ' test: ' "$l.bt")" = "$written"
+
+# --- overwrite -------------------------------------------------------------------
+o=$traces/overwrite
+os=$o/.tring-record.summary
+written=$(expected "$o.expect" written)
+ow=$(value "$os" cpu0.overwritten)
+check "overwrite: babeltrace2 reads the trace" bt "$o"
+check "overwrite: events were overwritten" test "${ow:-0}" -gt 0
+check "overwrite: read + overwritten = written ($written)" \
+	test "$(( $(grep -c ' test: ' "$o.bt") + ow ))" = "$written"
+check "overwrite: no discarded events (nothing was refused)" \
+	bash -c "! grep -qE 'discarded [0-9]+ events' '$o.bt.err'"
+
+# A reader that stalled while the writer lapped it (tring_record_test).
+g=$traces/overwrite_gap
+written=$(expected "$g.expect" written)
+ow=$(expected "$g.expect" overwritten)
+check "overwrite gap: babeltrace2 reads the trace" bt "$g"
+check "overwrite gap: read + overwritten = written ($written)" \
+	test "$(( $(grep -c ' test: ' "$g.bt") + ${ow:-0} ))" = "$written"
+gap=$(expected "$g.expect" gap)
+check "overwrite gap: babeltrace2 reports the $gap overwritten packets" \
+	grep -qE "discarded ${gap:-x} packets" "$g.bt.err"
+
+# --- example: a module's own events in its instance ------------------------------
+e=$traces/example
+ticks=$(expected "$e.expect" ticks)
+check "example: babeltrace2 reads the instance's trace" bt "$e"
+check "example: the message, exact" \
+	grep -qF "example_message: { cpu_id = " "$e.bt"
+check "example: message text \"$(expected "$e.expect" message)\"" \
+	grep -qF "text = \"$(expected "$e.expect" message)\" }" "$e.bt"
+check "example: $ticks example_tick events, counting 0 to $((ticks - 1))" \
+	test "$(sed -n 's/.* example_tick: .*count = \([0-9]*\),.*/\1/p' "$e.bt" | tr '\n' ' ')" = \
+	"$(seq 0 $((ticks - 1)) | tr '\n' ' ')"
+
+echo "$pass passed, $fail failed"
+[ "$fail" = 0 ]
