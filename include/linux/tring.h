@@ -15,6 +15,7 @@
 #include <linux/bits.h>
 #include <linux/cache.h>
 #include <linux/compiler.h>
+#include <linux/errno.h>
 #include <linux/irq_work.h>
 #include <linux/percpu.h>
 #include <linux/preempt.h>
@@ -67,15 +68,17 @@
  * @done: laps of this slot completed and delivered. Written only by the
  *	owning CPU's writers, with release; read with acquire by the reader
  *	and by the stats code on any CPU.
- * @done_high: @commit shifted right by the sub-buffer size's log2 when the
- *	last lap completed: the base for counting the next lap's events.
- *	Owning CPU's writers only (stats read it with READ_ONCE).
+ * @base: where the physical sub-buffer of the slot's open lap starts,
+ *	what @map names: set when the slot is opened for a lap (claimed, in
+ *	overwrite mode) and read by the write fast path. Owning CPU's
+ *	writers only; stale once the lap is complete and until the slot is
+ *	opened again, when nothing writes to it.
  */
 struct tring_slot {
 	local_t commit;
 	atomic_long_t map;
 	atomic_long_t done;
-	unsigned long done_high;
+	void *base;
 };
 
 struct tring_buffer;
@@ -130,6 +133,10 @@ struct tring_buffer;
  * @nr_pages: entries in @pages.
  * @nr_phys: physical sub-buffers: the slots plus the spare in overwrite
  *	mode.
+ * @done_high: per slot, its commit counter shifted right by the
+ *	sub-buffer size's log2 when its last lap completed: the base for
+ *	counting the next lap's events. Owning CPU's writers only (stats read
+ *	it with READ_ONCE).
  *
  * The first cache line holds what the write fast path reads and writes;
  * the reader's fields start on their own cache line.
@@ -168,6 +175,7 @@ struct tring_cpu {
 	struct page **pages;
 	unsigned long nr_pages;
 	unsigned long nr_phys;
+	unsigned long *done_high;
 };
 
 /**
@@ -333,8 +341,14 @@ static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
 	return per_cpu_ptr(buf->cpus, cpu);
 }
 
-int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
-		       unsigned int len, struct tring_res *res);
+/*
+ * tring_reserve_slow() returns the record's position with this bit set
+ * when its header is the extended one (records are 4-byte aligned).
+ */
+#define TRING_POS_EXT		1L
+
+long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
+			unsigned int len);
 void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 		   unsigned long commit);
 bool tring_discard(struct tring_res *res);
@@ -365,12 +379,34 @@ static __always_inline unsigned long tring_payload_room(unsigned int len)
 	return ((unsigned long)len + 3) & ~3UL;
 }
 
+/*
+ * Fill @res for the record at stream position @pos, @len bytes with a
+ * @hlen-byte header. Inline on both paths so @res can stay in registers.
+ */
+static __always_inline void tring_res_init(struct tring_cpu *cb,
+					   struct tring_res *res,
+					   unsigned long pos, unsigned long len,
+					   unsigned long hlen)
+{
+	struct tring_slot *slot;
+
+	slot = &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
+	res->cb = cb;
+	res->slot = slot;
+	res->rec = slot->base + (pos & cb->subbuf_mask);
+	res->data = res->rec + hlen;
+	res->pos = pos;
+	res->len = len;
+}
+
 /**
  * tring_reserve - reserve space for one event on this CPU
  * @buf: the buffer.
  * @id: event id (TRING_ID_FIRST_EVENT and up).
  * @len: payload bytes.
  * @res: filled in on success; pass it to tring_commit() or tring_discard().
+ *	Declare it __uninitialized: with CONFIG_INIT_STACK_ALL_ZERO the
+ *	compiler would otherwise zero it on every call.
  *
  * Disables preemption until the reservation ends. The payload area at
  * @res->data is 4-byte aligned; bytes between @len and the next multiple
@@ -387,10 +423,10 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 					 struct tring_res *res)
 {
 	unsigned long need = TRING_EVENT_HEADER_SIZE + tring_payload_room(len);
+	unsigned long old, hlen;
 	struct tring_cpu *cb;
-	struct tring_slot *slot;
-	unsigned long old, phys;
 	u64 ts, last;
+	long pos;
 
 	preempt_disable_notrace();
 	cb = this_cpu_ptr(buf->cpus);
@@ -407,11 +443,13 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		barrier();
 		ts = tring_clock_read(cb);
 		last = READ_ONCE(cb->last_ts);
-		if (unlikely((ts - last) >> TRING_TS_BITS))
+		if (unlikely(ts - last >= BIT_ULL(TRING_TS_BITS)))
 			goto slow;
-		/* At a sub-buffer start, or not fitting before its end. */
-		if (unlikely(((old - 1) & cb->subbuf_mask) + need >=
-			     cb->subbuf_mask))
+		/*
+		 * At a sub-buffer start, or not ending before its end: then
+		 * old - 1 and old + need lie in different sub-buffers.
+		 */
+		if (unlikely(((old - 1) ^ (old + need)) > cb->subbuf_mask))
 			goto slow;
 	} while (unlikely(local_cmpxchg(&cb->offset, old, old + need) != old));
 	/*
@@ -419,22 +457,22 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	 * wrote a newer time, or gave a record back; keep what it wrote.
 	 */
 	cmpxchg_local(&cb->last_ts, last, ts);
-
-	slot = &cb->slots[(old >> cb->subbuf_shift) & cb->slot_mask];
-	phys = atomic_long_read(&slot->map) & TRING_MAP_PHYS;
-	res->cb = cb;
-	res->slot = slot;
-	res->rec = cb->va + (phys << cb->subbuf_shift) +
-		   (old & cb->subbuf_mask);
-	res->data = res->rec + TRING_EVENT_HEADER_SIZE;
-	res->pos = old;
-	res->len = need;
+	tring_res_init(cb, res, old, need, TRING_EVENT_HEADER_SIZE);
 	*(u32 *)res->rec = id | (u32)ts << TRING_ID_BITS;
+	goto zero_tail;
+slow:
+	/* It writes the record's header, or counts the loss. */
+	pos = tring_reserve_slow(cb, id, len);
+	if (unlikely(pos < 0))
+		return pos == -E2BIG ? -E2BIG : -ENOBUFS;
+	hlen = pos & TRING_POS_EXT ? TRING_EVENT_HEADER_EXT_SIZE :
+				     TRING_EVENT_HEADER_SIZE;
+	pos &= ~TRING_POS_EXT;
+	tring_res_init(cb, res, pos, hlen + tring_payload_room(len), hlen);
+zero_tail:
 	if (len & 3)
 		*(u32 *)(res->data + (len & ~3U)) = 0;
 	return 0;
-slow:
-	return tring_reserve_slow(cb, id, len, res);
 }
 
 /**
@@ -477,7 +515,8 @@ static __always_inline int trace_write_inline(struct tring_buffer *buf,
 					      const void *data,
 					      unsigned int len)
 {
-	struct tring_res res;
+	/* Filled by tring_reserve(): no zeroing (INIT_STACK_ALL_ZERO). */
+	struct tring_res res __uninitialized;
 	int ret;
 
 	ret = tring_reserve(buf, id, len, &res);

@@ -146,7 +146,7 @@ static __always_inline void bench_write(enum bench_impl impl,
 {
 	struct ring_buffer_event *ev;
 	struct bench_cpu *bc;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	switch (impl) {
 	case BENCH_TRING_INLINE:

@@ -120,10 +120,11 @@ void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 		   unsigned long commit)
 {
 	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
+	unsigned long *done_high = &cb->done_high[slot - cb->slots];
 	unsigned long high = commit >> cb->subbuf_shift;
-	unsigned long events = high - slot->done_high - 1;
+	unsigned long events = high - *done_high - 1;
 
-	WRITE_ONCE(slot->done_high, high);
+	WRITE_ONCE(*done_high, high);
 	ph->events_count = events;
 	local_add(events, &cb->events_delivered);
 	local_inc(&cb->subbufs_delivered);
@@ -164,7 +165,7 @@ static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 	e = atomic_long_read(&slot->map);
 	for (;;) {
 		if ((e >> TRING_MAP_TAG_SHIFT) == tag)
-			return 0;
+			goto set_base;
 		if ((e >> TRING_MAP_TAG_SHIFT) > tag)
 			return -EAGAIN;
 		n = (e & TRING_MAP_PHYS) | (tag << TRING_MAP_TAG_SHIFT);
@@ -190,6 +191,13 @@ static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 		e = old;
 	}
 	local_add(lost, &cb->overwritten);
+set_base:
+	/*
+	 * Whoever claimed the lap, a nested writer may have won and we may
+	 * be about to write: @e names the lap's sub-buffer, which no reader
+	 * can swap before the lap completes.
+	 */
+	WRITE_ONCE(slot->base, tring_phys_va(cb, e & TRING_MAP_PHYS));
 	return 0;
 }
 
@@ -290,20 +298,23 @@ static void tring_write_header(void *rec, unsigned int hlen,
  * @cb: this CPU's ring; preemption is disabled.
  * @id: event id.
  * @len: payload bytes.
- * @res: filled in on success.
  *
  * Handles what the inline path does not: opening a new sub-buffer,
- * closing the full one, extended headers, and losses.
+ * closing the full one, extended headers, and losses. Writes the
+ * record's header; the caller fills in its struct tring_res.
  *
- * Return: as tring_reserve().
+ * Return: the record's stream position, with TRING_POS_EXT set if its
+ * header is the extended one; or, with preemption enabled again,
+ * -ENOBUFS or -E2BIG as tring_reserve().
  */
-int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
-		       unsigned int len, struct tring_res *res)
+long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
+			unsigned int len)
 {
 	unsigned long room = tring_payload_room(len);
 	unsigned long old, rel, begin, boundary = 0, max = cb->max_payload;
 	struct tring_slot *slot;
 	unsigned int hlen;
+	void *rec;
 	bool open;
 	u64 ts, last;
 	int ret;
@@ -362,17 +373,9 @@ int tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 	}
 
 	slot = tring_slot_at(cb, begin);
-	res->cb = cb;
-	res->slot = slot;
-	res->rec = (void *)tring_slot_packet(cb, slot) +
-		   (begin & cb->subbuf_mask);
-	res->data = res->rec + hlen;
-	res->pos = begin;
-	res->len = hlen + room;
-	tring_write_header(res->rec, hlen, id, ts);
-	if (len & 3)
-		*(u32 *)(res->data + (len & ~3U)) = 0;
-	return 0;
+	rec = (void *)tring_slot_packet(cb, slot) + (begin & cb->subbuf_mask);
+	tring_write_header(rec, hlen, id, ts);
+	return hlen == TRING_EVENT_HEADER_SIZE ? begin : begin | TRING_POS_EXT;
 }
 EXPORT_SYMBOL_GPL(tring_reserve_slow);
 
@@ -724,7 +727,7 @@ void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
 	for (i = 0; i <= cb->slot_mask; i++) {
 		/* Events committed in the slot's lap not yet delivered. */
 		n = (local_read(&cb->slots[i].commit) >> cb->subbuf_shift) -
-		    READ_ONCE(cb->slots[i].done_high);
+		    READ_ONCE(cb->done_high[i]);
 		open += max(n, 0L);
 	}
 	c->events_written += open;
@@ -831,19 +834,30 @@ static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
 		return ret;
 	cb->slots = kvmalloc_node(array_size(nslots, sizeof(*cb->slots)),
 				  GFP_KERNEL | __GFP_ZERO, node);
-	if (!cb->slots) {
-		tring_cpu_free_pages(cb);
-		cb->va = NULL;
-		return -ENOMEM;
-	}
-	for (i = 0; i < nslots; i++)
+	if (!cb->slots)
+		goto free_pages;
+	cb->done_high = kvmalloc_node(array_size(nslots, sizeof(*cb->done_high)),
+				      GFP_KERNEL | __GFP_ZERO, node);
+	if (!cb->done_high)
+		goto free_slots;
+	for (i = 0; i < nslots; i++) {
 		atomic_long_set(&cb->slots[i].map, i | TRING_MAP_TAKEN);
+		cb->slots[i].base = tring_phys_va(cb, i);
+	}
 	return 0;
+
+free_slots:
+	kvfree(cb->slots);
+free_pages:
+	tring_cpu_free_pages(cb);
+	cb->va = NULL;
+	return -ENOMEM;
 }
 
 static void tring_cpu_free(struct tring_cpu *cb)
 {
 	irq_work_sync(&cb->wakeup);
+	kvfree(cb->done_high);
 	kvfree(cb->slots);
 	tring_cpu_free_pages(cb);
 }

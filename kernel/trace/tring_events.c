@@ -238,7 +238,7 @@ static void tring_probe_sched_switch(void *data, bool preempt,
 				     unsigned int prev_state)
 {
 	struct tring_ev_sched_switch *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(TRING_EV_SCHED_SWITCH, tring_ev_sched_switch, &res);
 	if (!ev)
@@ -256,7 +256,7 @@ static void tring_probe_sched_switch(void *data, bool preempt,
 static void tring_probe_sched_wakeup(void *data, struct task_struct *p)
 {
 	struct tring_ev_sched_wakeup *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(TRING_EV_SCHED_WAKEUP, tring_ev_sched_wakeup, &res);
 	if (!ev)
@@ -272,7 +272,7 @@ static void tring_probe_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
 	struct tring_ev_sched_process_fork *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(TRING_EV_SCHED_PROCESS_FORK,
 			   tring_ev_sched_process_fork, &res);
@@ -289,7 +289,7 @@ static void tring_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 			     struct linux_binprm *bprm)
 {
 	struct tring_ev_sched_process_exec *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	if (tring_reserve_text(TRING_EV_SCHED_PROCESS_EXEC, sizeof(*ev),
 			       bprm->filename, strlen(bprm->filename), &res))
@@ -303,7 +303,7 @@ static void tring_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
 static void tring_probe_exit(void *data, struct task_struct *p)
 {
 	struct tring_ev_sched_process_exit *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(TRING_EV_SCHED_PROCESS_EXIT,
 			   tring_ev_sched_process_exit, &res);
@@ -320,7 +320,7 @@ static void tring_probe_irq_entry(void *data, int irq,
 {
 	struct tring_ev_irq_handler_entry *ev;
 	const char *name = action->name ?: "";
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	if (tring_reserve_text(TRING_EV_IRQ_HANDLER_ENTRY, sizeof(*ev), name,
 			       strlen(name), &res))
@@ -334,7 +334,7 @@ static void tring_probe_irq_exit(void *data, int irq, struct irqaction *action,
 				 int ret)
 {
 	struct tring_ev_irq_handler_exit *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(TRING_EV_IRQ_HANDLER_EXIT, tring_ev_irq_handler_exit,
 			   &res);
@@ -348,7 +348,7 @@ static void tring_probe_irq_exit(void *data, int irq, struct irqaction *action,
 static void tring_softirq(unsigned int id, unsigned int vec_nr)
 {
 	struct tring_ev_softirq *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(id, tring_ev_softirq, &res);
 	if (!ev)
@@ -371,7 +371,7 @@ static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	struct tring_ev_sys_enter *ev;
 	unsigned long args[6];
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 	int i;
 
 	ev = TRING_RESERVE(TRING_EV_SYS_ENTER, tring_ev_sys_enter, &res);
@@ -387,7 +387,7 @@ static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 static void tring_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
 {
 	struct tring_ev_sys_exit *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	ev = TRING_RESERVE(TRING_EV_SYS_EXIT, tring_ev_sys_exit, &res);
 	if (!ev)
@@ -602,7 +602,7 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct tring_ev_marker *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 	size_t n = min_t(size_t, count, TRING_TEXT_MAX - 1);
 	char *text;
 	int ret;

@@ -109,7 +109,7 @@ static void tring_stress_write(struct tring_stress_cpu *sc, unsigned int ctx,
 	u64 seq = sc->seq[ctx]++;
 	u16 len = sizeof(struct tring_stress_payload) + (seq % 5) * 12;
 	struct tring_buffer *buf;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 	int ret = -ENODEV;
 
 	preempt_disable_notrace();

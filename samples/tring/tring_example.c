@@ -83,7 +83,7 @@ static void example_message(const char *text)
 {
 	size_t n = strlen(text) + 1;
 	struct example_message *ev;
-	struct tring_res res;
+	struct tring_res res __uninitialized;
 
 	if (tring_reserve(example_buf, EXAMPLE_MESSAGE, sizeof(*ev) + n, &res))
 		return;

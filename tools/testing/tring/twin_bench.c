@@ -47,6 +47,27 @@ noinline void warm_loop(struct tring_buffer *b, unsigned long n)
 			abort();
 }
 
+/*
+ * The floor: the same loop, a clock read and a plain store of the
+ * timestamp and payload into per-CPU memory, no buffer. Counted apart by
+ * callgrind, so tring's own cost is bench_loop's minus this.
+ */
+static unsigned long floor_mem[TWIN_NR_CPUS][2048];
+
+noinline void floor_loop(unsigned long n);
+noinline void floor_loop(unsigned long n)
+{
+	unsigned long i, payload = 0x0123456789abcdefUL, pos = 0;
+	unsigned long *mem = floor_mem[twin_this_cpu];
+
+	for (i = 0; i < n; i++) {
+		payload += i;
+		mem[pos] = twin_clock_ns(0);
+		mem[pos + 1] = payload;
+		pos = (pos + 2) & 2047;
+	}
+}
+
 noinline void clock_loop(unsigned long n);
 noinline void clock_loop(unsigned long n)
 {
@@ -114,6 +135,7 @@ int main(int argc, char **argv)
 		/* Touch the whole ring first: the counted loop is steady. */
 		warm_loop(buf, SUBBUF * NSUBBUF / 12 + 1);
 		bench_loop(buf, n);
+		floor_loop(n);
 		tring_buffer_free(buf);
 		return 0;
 	}

@@ -154,20 +154,18 @@ void twin_kfree(const void *p)
 
 void *twin_alloc_percpu(size_t size, size_t align)
 {
-	/* Two cache lines apart at least, like separate per-CPU areas. */
-	size_t a = align > 128 ? align : 128;
-	size_t stride = (size + a - 1) / a * a;
-	char *base, *p;
+	/* Copies a constant stride apart, like separate per-CPU areas. */
+	size_t stride = TWIN_PERCPU_UNIT;
+	char *p;
 
+	if (size > stride || align > stride)
+		abort();
 	if (twin_alloc_should_fail())
 		return NULL;
-	base = aligned_alloc(a, a + stride * TWIN_NR_CPUS);
-	if (!base)
+	p = aligned_alloc(stride, stride * TWIN_NR_CPUS);
+	if (!p)
 		return NULL;
-	memset(base, 0, a + stride * TWIN_NR_CPUS);
-	p = base + a;
-	((size_t *)p)[-1] = stride;
-	((size_t *)p)[-2] = a;
+	memset(p, 0, stride * TWIN_NR_CPUS);
 	twin_count_alloc(1);
 	return p;
 }
@@ -177,7 +175,7 @@ void twin_free_percpu(void *p)
 	if (!p)
 		return;
 	twin_count_alloc(-1);
-	free((char *)p - ((size_t *)p)[-2]);
+	free(p);
 }
 
 struct page *alloc_pages_node(int node, gfp_t gfp, unsigned int order)

@@ -155,7 +155,7 @@ static int write_one(int ctx)
 	struct tring_cpu *cb = this_cpu_ptr(buf->cpus);
 	unsigned int max = cb->max_payload, len;
 	u64 r = rnd(ctx);
-	struct tring_res res;
+	struct tring_res res = { };
 	u32 id;
 	int ret;
 
@@ -803,7 +803,7 @@ static void prime_nested(int level)
  */
 static void prime(void)
 {
-	struct tring_res res;
+	struct tring_res res = { };
 
 	prime_buf = twin_buffer(4096, 2, 0, TRING_CLOCK_MONO, 0);
 	twin_irq_fn[1] = prime_nested;

@@ -442,8 +442,11 @@ static void t_alloc_failures(void)
 		      "failure %ld leaks %ld allocations", n,
 		      twin_outstanding_allocs() - base);
 	}
-	/* buf, percpu, then per CPU: page array, 4 pages, vmap, slots */
-	check_eq(failures, 2 + TWIN_NR_CPUS * (1 + 4 + 1 + 1));
+	/*
+	 * buf, percpu, then per CPU: page array, 4 pages, vmap, slots,
+	 * done_high
+	 */
+	check_eq(failures, 2 + TWIN_NR_CPUS * (1 + 4 + 1 + 1 + 1));
 	check_eq(twin_outstanding_allocs(), base);
 }
 
@@ -575,7 +578,7 @@ static void t_pad_bytes(void)
 {
 	struct tring_buffer *buf = mk(4, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
-	struct tring_res res;
+	struct tring_res res = { };
 	unsigned int len, j;
 	unsigned char *data;
 
@@ -738,7 +741,7 @@ static void t_clock_backwards_after_discard(void)
 	struct tring_buffer *buf = mk(4, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned long long T = 1000000000ULL;
-	struct tring_res res;
+	struct tring_res res = { };
 
 	nlens = 0;
 	set_len(2, 4);
@@ -950,7 +953,7 @@ static void t_too_big(void)
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned int max = cb->max_payload;
 	static unsigned char big[8192];
-	struct tring_res res;
+	struct tring_res res = { };
 
 	nlens = 0;
 	set_len(2, 4);
@@ -1026,7 +1029,7 @@ static void t_discard_last(void)
 {
 	struct tring_buffer *buf = mk(4, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
-	struct tring_res res;
+	struct tring_res res = { };
 	unsigned long pos, content;
 
 	nlens = 0;
@@ -1091,7 +1094,7 @@ static void t_discard_not_last(void)
 		struct tring_cpu *cb = twin_cb(buf, 0);
 		const unsigned char *pkt;
 		struct tring_subbuf sb;
-		struct tring_res res;
+		struct tring_res res = { };
 		struct tring_dec d = { 0 };
 		struct tring_dec_event e = { 0 };
 		unsigned long hlen;
@@ -1144,7 +1147,7 @@ static void t_flush(void)
 {
 	struct tring_buffer *buf = twin_buffer(SB, 4, 0, TRING_CLOCK_MONO, 2);
 	struct tring_cpu *cb = twin_cb(buf, 0);
-	struct tring_res res;
+	struct tring_res res = { };
 	struct tring_subbuf sb;
 
 	nlens = 0;
@@ -1595,7 +1598,7 @@ static int deep_inner = 100;
 
 static void deep_level(int level)
 {
-	struct tring_res res;
+	struct tring_res res = { };
 	int i;
 
 	if (level == TWIN_NR_LEVELS) {

@@ -20,6 +20,8 @@
 #ifndef __always_inline
 #define __always_inline	inline __attribute__((__always_inline__))
 #endif
+/* As the kernel's: no automatic zeroing of this variable. */
+#define __uninitialized	__attribute__((__uninitialized__))
 #define noinline	__attribute__((__noinline__))
 #define notrace
 #define __percpu
