@@ -133,7 +133,8 @@ suite tools tools make -C "$top/tools/tring" -s O="$B/tools" test
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
 SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null) $top/tools/testing/selftests/tring/tring_trace_test.sh"
-TOOLS=$(ls "$B"/tools/tring-record 2>/dev/null)
+one build bench-tools make -C "$top/tools/testing/bench" -s O="$B/bench-tools"
+TOOLS="$(ls "$B"/tools/tring-record "$B"/bench-tools/ftrace_read 2>/dev/null) $VM/bench-guest.sh $VM/bench-smoke.sh"
 
 # Count a guest's results into the kernel's suite.
 guest_results() {

@@ -278,8 +278,13 @@ static int bench_writer(void *arg)
 		hrtimer_start(&bc->timer, ns_to_ktime(BENCH_TIMER_NS),
 			      HRTIMER_MODE_REL_PINNED_HARD);
 	atomic_dec(&bench_ready);
+	/*
+	 * Spin for a simultaneous start, but yield: with a writer on every
+	 * CPU and no preemption (PREEMPT_VOLUNTARY), the task that says go
+	 * would never run.
+	 */
 	while (!READ_ONCE(bench_go))
-		cpu_relax();
+		cond_resched();
 	bc->ns = bench_loop(bench_cur.impl, bench_cur.events,
 			    bench_cur.payload);
 	if (bench_cur.nested)
@@ -446,14 +451,16 @@ static int bench_execute(void)
 	unsigned int i;
 	int ret;
 
+	/* Outside cpus_read_lock(): ring_buffer_alloc() takes it too. */
 	ret = bench_buffers_alloc();
 	if (ret)
 		goto free;
-	for (i = 0; i < bench_cur.reps; i++) {
+	cpus_read_lock();
+	for (i = 0; i < bench_cur.reps && !ret; i++)
 		ret = bench_once(&ns[i]);
-		if (ret)
-			goto free;
-	}
+	cpus_read_unlock();
+	if (ret)
+		goto free;
 	sort(ns, bench_cur.reps, sizeof(ns[0]), bench_cmp, NULL);
 	bench_result[0] = ns[bench_cur.reps / 2];
 	bench_result[1] = ns[0];
@@ -501,11 +508,8 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 	s[count] = '\0';
 	mutex_lock(&bench_lock);
 	ret = bench_parse(strim(s), &bench_cur);
-	if (!ret) {
-		cpus_read_lock();
+	if (!ret)
 		ret = bench_execute();
-		cpus_read_unlock();
-	}
 	mutex_unlock(&bench_lock);
 	return ret ? ret : count;
 }

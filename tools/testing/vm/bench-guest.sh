@@ -63,7 +63,7 @@ read_tring() {
 	echo 0 >$T/overwrite
 	echo "tring $FILL 0" >$B/fill
 	rm -rf /tmp/rec
-	tring-record -q -o /tmp/rec -c 0 -d 0 2>/dev/null
+	tring-record -q -o /tmp/rec -c 0 -d 0.001 2>/dev/null
 	s=/tmp/rec/.tring-record.summary
 	bytes=$(sed -n 's/^cpu0\.bytes=//p' $s)
 	ns=$(sed -n 's/^drain_ns=//p' $s)
