@@ -46,6 +46,17 @@ w() {
 
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }'; }
 
+# rr FILE A B PAYLOAD CPUS READER NESTED: median over rounds of A's time
+# over B's in the same round (robust to the emulated machine's drift).
+rr() {
+	awk -v a="$2" -v b="$3" -v p="$4" -v c="$5" -v r="$6" -v n="$7" '
+		$1 == "write" && $3 == p && $4 == c && $5 == r && $6 == n &&
+		($2 == a || $2 == b) { t[$2, $NF] = $8; rounds[$NF] = 1 }
+		END { for (k in rounds) if (t[b, k] > 0 && t[a, k] > 0)
+			printf "%.4f\n", t[a, k] / t[b, k] }' "$1" |
+		median | awk '{ if ($1 != "") printf "%.2f", $1; else print "-" }'
+}
+
 json_items=()
 
 for series in $kernels; do
@@ -76,7 +87,7 @@ EOP
 	echo "== Linux $release, $(cat "$res/nproc") vCPUs, clocksource $(cat "$res/clocksource"), QEMU TCG (emulated) =="
 	echo
 	echo "Write side: ns/event, median of ${ROUNDS:-5} interleaved rounds of ${EVENTS:-200000} events per CPU;"
-	echo "ratios are each peer's time over trace_write_inline()'s in the same run."
+	echo "ratios: median over rounds of each peer's time over trace_write_inline()'s in the same round."
 	printf '%-7s %-4s %-6s %-6s | %8s %8s %8s %8s %8s %8s | %7s %7s %7s %7s\n' \
 		payload cpus reader nested inline reserve ft_res ft_write relay floor \
 		ft_res/ ft_wr/ relay/ inline/
@@ -91,15 +102,18 @@ EOP
 		fl=$(w "$f" floor "$p" "$c" "$r" "$n")
 		printf '%-7s %-4s %-6s %-6s | %8s %8s %8s %8s %8s %8s | %7s %7s %7s %7s\n' \
 			"$p" "$c" "$r" "$n" "$ti" "$tr" "$fr" "$fw" "$rl" "$fl" \
-			"$(ratio "$fr" "$ti")" "$(ratio "$fw" "$ti")" \
-			"$(ratio "$rl" "$ti")" "$(ratio "$ti" "$fl")"
+			"$(rr "$f" ftrace_reserve tring_inline "$p" "$c" "$r" "$n")" \
+			"$(rr "$f" ftrace_write tring_inline "$p" "$c" "$r" "$n")" \
+			"$(rr "$f" relay tring_inline "$p" "$c" "$r" "$n")" \
+			"$(rr "$f" tring_inline floor "$p" "$c" "$r" "$n")"
 		json_items+=("{\"kernel\":\"$release\",\"side\":\"write\",\"payload\":$p,\"cpus\":\"$c\",\"reader\":$r,\"nested\":$n,\"ns_per_event\":{\"tring_inline\":${ti:-null},\"tring_reserve\":${tr:-null},\"ftrace_reserve\":${fr:-null},\"ftrace_write\":${fw:-null},\"relay\":${rl:-null},\"floor\":${fl:-null}}}")
 	done < <(awk '$1 == "write" { print $3, $4, $5, $6 }' "$f" | awk '!seen[$0]++')
 
 	s1=$(w "$f" tring_inline 8 1 0 0)
 	sa=$(w "$f" tring_inline 8 all 0 0)
 	echo
-	echo "All CPUs at once vs one CPU alone (8-byte inline): per-CPU rate ratio $(ratio "$s1" "$sa")"
+	echo "All CPUs at once vs one CPU alone (8-byte inline, per-CPU rate): $(ratio "$s1" "$sa");"
+	echo "  the floor's own ratio in the same run: $(ratio "$(w "$f" floor 8 1 0 0)" "$(w "$f" floor 8 all 0 0)")"
 
 	echo
 	echo "Read side: draining $( (sed -n 's/^read tring-record bytes \([0-9]*\).*/\1/p' "$f" | head -n 1) ) bytes of one CPU to tmpfs, median of rounds:"
@@ -116,6 +130,30 @@ EOP
 	grep -E '^read ftrace_[a-z]+ unsupported' "$f" | sed 's/^read /  (not in this kernel: /; s/ unsupported/)/' | sort -u || true
 	lost=$(sed -n 's/^read tring-record .* lost \([0-9]*\).*/\1/p' "$f" | sort -u | tr '\n' ' ')
 	echo "events lost by tring-record while draining: ${lost:-?}"
+
+	echo
+	echo "Sustained: 64-byte events written on CPU 0 into 1 MiB per CPU for one second at each"
+	echo "rate (0: full speed), the reader draining from CPU 1 at the same time; events lost"
+	echo "in each of 3 rounds, and the highest rate with no loss in any round:"
+	rates=$(awk '$1 == "sustain" && $4 == "written" { print $3 }' "$f" | awk '!s[$0]++' | tr '\n' ' ')
+	printf '%-16s' reader
+	for rt in $rates; do printf '%22s' "$( [ "$rt" = 0 ] && echo "full speed" || echo "$rt/s")"; done
+	printf '%18s\n' 'no loss up to'
+	for rd in tring-record ftrace_splice ftrace_mmap; do
+		grep -q "^sustain $rd [0-9]* written" "$f" || continue
+		printf '%-16s' "$rd"
+		best=0
+		for rt in $rates; do
+			lost=$(awk -v rd="$rd" -v rt="$rt" '$1 == "sustain" && $2 == rd && $3 == rt { printf "%s%s", sep, $11; sep = "," }' "$f")
+			got=$(awk -v rd="$rd" -v rt="$rt" '$1 == "sustain" && $2 == rd && $3 == rt && $9 > 0 { print ($5 + $7) / $9 * 1000 }' "$f" | median)
+			printf '%22s' "$lost @$(printf '%.2f' "${got:-0}")M"
+			if ! echo ",$lost," | grep -qE ',[1-9]'; then
+				best=$(awk -v g="${got:-0}" -v b="$best" 'BEGIN { print (g > b) ? g : b }')
+			fi
+			json_items+=("{\"kernel\":\"$release\",\"side\":\"sustained\",\"reader\":\"$rd\",\"rate\":$rt,\"m_events_per_s\":${got:-null},\"events_lost\":[${lost}]}")
+		done
+		printf '%16.2fM/s\n' "$best"
+	done
 done
 
 echo

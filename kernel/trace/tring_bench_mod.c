@@ -16,9 +16,10 @@
  * Reading gives "ns_per_event <median> min <min> max <max> events <n>"
  * for the last run (per CPU; with cpus=all, the slowest CPU's time).
  *
- * The read-side benchmark fills a buffer first: write
- * "<tring|ftrace> <events> <cpu>" to bench/fill to write that many
- * 64-byte events on <cpu>, into tring's default buffer (test events, so
+ * The read-side benchmark fills a buffer: write
+ * "<tring|ftrace> <events> <cpu> [<rate>]" to bench/fill to write that
+ * many 64-byte events on <cpu>, at <rate> events per second if given
+ * (paced every 64 events) or as fast as possible, into tring's default buffer (test events, so
  * the files decode) or into ftrace's (the tring_bench:tring_bench_event
  * trace event, enabled through tracefs); reading bench/fill tells how
  * many were written, how many refused and how long it took.
@@ -546,6 +547,7 @@ static const struct file_operations bench_run_fops = {
 static struct {
 	bool ftrace;
 	unsigned long events;
+	unsigned long rate;
 	unsigned int cpu;
 	unsigned long written;
 	unsigned long failed;
@@ -567,6 +569,11 @@ static long bench_fill_run(void *arg)
 	ev.tp.cpu = bench_fill_state.cpu;
 	ev.tp.data_len = sizeof(ev.data);
 	for (i = 0; i < bench_fill_state.events; i++) {
+		/* Pace: event i is due i / rate seconds after the start. */
+		if (bench_fill_state.rate && !(i % 64))
+			while (ktime_get_ns() - t0 <
+			       div64_u64((u64)i * NSEC_PER_SEC, bench_fill_state.rate))
+				cpu_relax();
 		ev.tp.seq = i;
 		memset(ev.data, (u8)i, sizeof(ev.data));
 		if (bench_fill_state.ftrace) {
@@ -603,8 +610,9 @@ static ssize_t bench_fill_write(struct file *file, const char __user *ubuf,
 	s[count] = '\0';
 	mutex_lock(&bench_lock);
 	ret = -EINVAL;
-	if (sscanf(s, "%7s %lu %u", target, &bench_fill_state.events,
-		   &bench_fill_state.cpu) == 3 &&
+	bench_fill_state.rate = 0;
+	if (sscanf(s, "%7s %lu %u %lu", target, &bench_fill_state.events,
+		   &bench_fill_state.cpu, &bench_fill_state.rate) >= 3 &&
 	    (!strcmp(target, "tring") || !strcmp(target, "ftrace")) &&
 	    bench_fill_state.cpu < nr_cpu_ids) {
 		bench_fill_state.ftrace = !strcmp(target, "ftrace");

@@ -11,11 +11,14 @@
  *   ftrace_read dd BYTES OUT     the floor: BYTES of zeroes written with
  *                                1 MiB write()s
  *
- * It stops when the buffer is empty and prints one line:
+ * It stops when the buffer is empty, or with "follow" after the mode
+ * (splice-follow, mmap-follow) keeps reading while writers run until
+ * SIGTERM or SIGINT, then drains. It prints one line:
  *   bytes N ns N user_ns N sys_ns N syscalls N
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,6 +51,23 @@ struct ftrace_meta {
 #define FTRACE_GET_READER	_IO('R', 0x20)
 
 static uint64_t syscalls;
+static volatile sig_atomic_t stop;
+static int follow;
+
+static void on_stop(int sig __attribute__((unused)))
+{
+	stop = 1;
+}
+
+/* Following: nothing to read now; sleep a little unless told to stop. */
+static int keep_following(void)
+{
+	if (!follow || stop)
+		return 0;
+	syscalls++;
+	usleep(1000);
+	return 1;
+}
 
 static uint64_t now_ns(void)
 {
@@ -111,6 +131,8 @@ static uint64_t drain_splice(int cpu, int out)
 			   SPLICE_F_MOVE | SPLICE_F_NONBLOCK);
 		if (n < 0 && errno == EINTR)
 			continue;
+		if (n <= 0 && keep_following())
+			continue;
 		if (n <= 0)
 			break;
 		while (n > 0) {
@@ -134,6 +156,7 @@ static uint64_t drain_mmap(int cpu, int out)
 	int fd = open_cpu(cpu, O_RDONLY | O_NONBLOCK);
 	size_t page = sysconf(_SC_PAGESIZE);
 	struct ftrace_meta *meta;
+	uint32_t last_id = UINT32_MAX;
 	uint64_t bytes = 0;
 	uint8_t *data;
 
@@ -146,13 +169,24 @@ static uint64_t drain_mmap(int cpu, int out)
 		    PROT_READ, MAP_SHARED, fd, meta->meta_page_size);
 	if (data == MAP_FAILED)
 		die("mmap sub-buffers");
-	while (meta->read < meta->entries) {
+	/*
+	 * The meta page is brought up to date by GET_READER itself, which
+	 * swaps in the next sub-buffer when there is one: ask, and write the
+	 * reader sub-buffer whenever it is a new one.
+	 */
+	for (;;) {
 		syscalls++;
 		if (ioctl(fd, FTRACE_GET_READER) < 0)
 			die("TRACE_MMAP_IOCTL_GET_READER");
-		write_all(out, data + (size_t)meta->reader_id * meta->subbuf_size,
-			  meta->subbuf_size);
-		bytes += meta->subbuf_size;
+		if (meta->reader_id != last_id) {
+			last_id = meta->reader_id;
+			write_all(out, data + (size_t)last_id * meta->subbuf_size,
+				  meta->subbuf_size);
+			bytes += meta->subbuf_size;
+			continue;
+		}
+		if (meta->read >= meta->entries && !keep_following())
+			break;
 	}
 	return bytes;
 }
@@ -178,9 +212,15 @@ int main(int argc, char **argv)
 	int out;
 
 	if (argc != 4) {
-		fprintf(stderr, "usage: ftrace_read splice|mmap CPU OUT\n"
+		fprintf(stderr, "usage: ftrace_read splice|mmap[-follow] CPU OUT\n"
 			"       ftrace_read dd BYTES OUT\n");
 		return 2;
+	}
+	if (strstr(argv[1], "-follow")) {
+		follow = 1;
+		argv[1][strlen(argv[1]) - strlen("-follow")] = '\0';
+		signal(SIGTERM, on_stop);
+		signal(SIGINT, on_stop);
 	}
 	syscalls++;
 	out = open(argv[3], O_WRONLY | O_CREAT | O_TRUNC, 0600);

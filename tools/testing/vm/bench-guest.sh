@@ -3,14 +3,18 @@
 #
 # The benchmark, inside one guest: every figure is measured beside its
 # reference in the same run, and rounds interleave the implementations so
-# drift of the emulated machine hits them alike. Output lines go to
+# drift of the emulated machine hits them alike; each round starts the
+# rotation at the next implementation, so none is always first or last. Output lines go to
 # /results/bench.txt; scripts/bench.sh turns them into the table.
 #
-#   write IMPL PAYLOAD CPUS READER NESTED ns_per_event X min X max X events N
+#   write IMPL PAYLOAD CPUS READER NESTED ns_per_event X min X max X events N round R
 #   read READER bytes N ns N user_ns N sys_ns N syscalls N
+#   sustain READER RATE written N failed N ns N lost N
 #
 # Environment: ROUNDS (default 5), EVENTS (per write run, default 200000),
-# FILL (events per read run, default 200000), QUICK=1 for a smoke run.
+# FILL (events per read run, default 200000), RATES (events per second of
+# the sustained runs, 0 for full speed; one second each), QUICK=1 for a
+# smoke run.
 
 T=/sys/kernel/debug/tring
 B=$T/bench
@@ -18,6 +22,8 @@ OUT=/results/bench.txt
 ROUNDS=${ROUNDS:-5}
 EVENTS=${EVENTS:-200000}
 FILL=${FILL:-200000}
+RATES=${RATES:-250000 500000 1000000 2000000 0}
+FULL_SPEED_EVENTS=2000000
 IMPLS="tring_inline tring_reserve ftrace_reserve ftrace_write relay floor"
 # payload cpus reader nested
 CASES="8:1:0:0 64:1:0:0 256:1:0:0 8:all:0:0 64:all:0:0 256:all:0:0
@@ -27,11 +33,28 @@ if [ -n "${QUICK:-}" ]; then
 	ROUNDS=1
 	EVENTS=2000
 	FILL=2000
+	RATES="20000 0"
+	FULL_SPEED_EVENTS=20000
 	CASES="8:1:0:0 64:all:1:1"
 fi
 
 : >$OUT
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+
+# The implementations, rotated to start at the Nth.
+rotated() {
+	local n=$1 i=0 first="" rest="" impl
+
+	for impl in $IMPLS; do
+		if [ $((i % 6)) -lt $((n % 6)) ]; then
+			rest="$rest $impl"
+		else
+			first="$first $impl"
+		fi
+		i=$((i + 1))
+	done
+	echo $first $rest
+}
 
 write_side() {
 	local r c impl payload cpus reader nested res
@@ -41,13 +64,13 @@ write_side() {
 			IFS=: read -r payload cpus reader nested <<EOC
 $c
 EOC
-			for impl in $IMPLS; do
+			for impl in $(rotated "$r"); do
 				if ! echo "$impl $payload $EVENTS $cpus $reader $nested 1" >$B/run; then
 					echo "write $impl $payload $cpus $reader $nested FAILED" >>$OUT
 					continue
 				fi
 				res=$(cat $B/run)
-				echo "write $impl $payload $cpus $reader $nested $res" >>$OUT
+				echo "write $impl $payload $cpus $reader $nested $res round $r" >>$OUT
 			done
 		done
 	done
@@ -100,9 +123,74 @@ read_ftrace() {
 	echo 1408 >$tr/buffer_size_kb
 }
 
+# Sustained: the producer writes 64-byte events on CPU 0, at RATE events
+# per second for one second (or FULL_SPEED_EVENTS as fast as it can),
+# into a 1 MiB-per-CPU buffer, while the reader drains it from CPU 1.
+fill_args() {
+	if [ "$1" = 0 ]; then
+		echo "$FULL_SPEED_EVENTS 0"
+	else
+		echo "$1 0 $1"
+	fi
+}
+
+sustain_tring() {
+	local rate=$1 pid fill
+
+	echo 64 >$T/buffer_subbuf_size_kb
+	echo 1024 >$T/buffer_size_kb
+	echo 0 >$T/overwrite
+	rm -rf /tmp/rec
+	taskset 2 tring-record -q -o /tmp/rec -c 0 -w 1 &
+	pid=$!
+	sleep 0.5
+	echo "tring $(fill_args "$rate")" >$B/fill
+	fill=$(cat $B/fill)
+	kill -INT $pid
+	wait $pid
+	echo "sustain tring-record $rate $fill lost $(sed -n 's/^cpu0\.lost=//p' /tmp/rec/.tring-record.summary)" >>$OUT
+	rm -rf /tmp/rec
+}
+
+sustain_ftrace() {
+	local mode=$1 rate=$2 tr=/sys/kernel/tracing pid fill
+
+	[ -d $tr/events/tring_bench ] || return
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	echo 1024 >$tr/buffer_size_kb
+	echo 0 >$tr/options/overwrite
+	echo 1 >$tr/events/tring_bench/enable
+	echo 1 >$tr/tracing_on
+	taskset 2 ftrace_read "$mode-follow" 0 /tmp/ftrace >/tmp/ftrace.res 2>/dev/null &
+	pid=$!
+	sleep 0.5
+	echo "ftrace $(fill_args "$rate")" >$B/fill
+	fill=$(cat $B/fill)
+	echo 0 >$tr/events/tring_bench/enable
+	kill -TERM $pid
+	if wait $pid; then
+		echo "sustain ftrace_$mode $rate $fill lost $(sed -n 's/^dropped events: //p' $tr/per_cpu/cpu0/stats)" >>$OUT
+	else
+		echo "sustain ftrace_$mode $rate unsupported" >>$OUT
+	fi
+	rm -f /tmp/ftrace /tmp/ftrace.res
+	echo 0 >$tr/tracing_on
+	echo 1408 >$tr/buffer_size_kb
+}
+
 write_side
 for r in $(seq "$ROUNDS"); do
 	read_tring
 	read_ftrace splice
 	read_ftrace mmap
+done
+# Three rounds of the sustained runs (one second each) are enough.
+for r in 1 2 3; do
+	[ -n "${QUICK:-}" ] && [ "$r" -gt 1 ] && break
+	for rate in $RATES; do
+		sustain_tring "$rate"
+		sustain_ftrace splice "$rate"
+		sustain_ftrace mmap "$rate"
+	done
 done

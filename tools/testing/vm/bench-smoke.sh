@@ -35,6 +35,10 @@ done
 # The mmap reader needs 6.10+; on older kernels it says so.
 ok $(grep -qE "^read ftrace_mmap (bytes [1-9]|unsupported)" $out; echo $?) "read side: ftrace_mmap measured or reported unsupported"
 ok $(grep -qE "^read tring-record .* lost 0$" $out; echo $?) "read side: tring-record lost nothing draining the fill"
+for rate in 20000 0; do
+	ok $(grep -qE "^sustain tring-record $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: tring-record measured at rate $rate"
+	ok $(grep -qE "^sustain ftrace_splice $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: ftrace splice reader measured at rate $rate"
+done
 rmmod tring_bench
 ok $? "tring_bench.ko unloads"
 echo "1..$n"
