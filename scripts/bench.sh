@@ -134,7 +134,7 @@ EOP
 	echo
 	echo "Sustained: 64-byte events written on CPU 0 into 1 MiB per CPU for one second at each"
 	echo "rate (0: full speed), the reader draining from CPU 1 at the same time; events lost"
-	echo "in each of 3 rounds, and the highest rate with no loss in any round:"
+	echo "in each of 3 rounds, and the highest rate up to which no round lost any:"
 	rates=$(awk '$1 == "sustain" && $4 == "written" { print $3 }' "$f" | awk '!s[$0]++' | tr '\n' ' ')
 	printf '%-16s' reader
 	for rt in $rates; do printf '%22s' "$( [ "$rt" = 0 ] && echo "full speed" || echo "$rt/s")"; done
@@ -143,11 +143,15 @@ EOP
 		grep -q "^sustain $rd [0-9]* written" "$f" || continue
 		printf '%-16s' "$rd"
 		best=0
+		clean=1
 		for rt in $rates; do
 			lost=$(awk -v rd="$rd" -v rt="$rt" '$1 == "sustain" && $2 == rd && $3 == rt { printf "%s%s", sep, $11; sep = "," }' "$f")
 			got=$(awk -v rd="$rd" -v rt="$rt" '$1 == "sustain" && $2 == rd && $3 == rt && $9 > 0 { print ($5 + $7) / $9 * 1000 }' "$f" | median)
 			printf '%22s' "$lost @$(printf '%.2f' "${got:-0}")M"
-			if ! echo ",$lost," | grep -qE ',[1-9]'; then
+			# Rates go up (full speed last): stop at the first loss.
+			if echo ",$lost," | grep -qE ',[1-9]'; then
+				clean=0
+			elif [ "$clean" = 1 ]; then
 				best=$(awk -v g="${got:-0}" -v b="$best" 'BEGIN { print (g > b) ? g : b }')
 			fi
 			json_items+=("{\"kernel\":\"$release\",\"side\":\"sustained\",\"reader\":\"$rd\",\"rate\":$rt,\"m_events_per_s\":${got:-null},\"events_lost\":[${lost}]}")

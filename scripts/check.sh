@@ -1,14 +1,15 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make check: every test of tring, on three kernels.
+# make check: every test of tring, on four kernels.
 #
-#  1. setup       Debian packages (idempotent), the cached debug kernel
+#  1. setup       Debian packages (idempotent), the cached debug kernels
 #  2. static      checkpatch --strict, sparse, kernel-doc
 #  3. twin        the buffer core built in user space: unit, stress,
 #                 ASan+UBSan, TSan (tools/testing/tring)
 #  4. tools       tring-record's unit tests (tools/tring)
-#  5. per kernel  Debian 6.1, Debian 6.12, debug 6.1 (KCSAN, lockdep):
+#  5. per kernel  Debian 6.1, Debian 6.12, debug 6.1 (KCSAN, lockdep),
+#                 debug 6.1 (KASAN with vmalloc checks, lockdep):
 #                 module build with -Werror, then a guest runs the
 #                 kselftests; any kernel splat fails the kernel's run
 #  6. harness     a planted WARN must fail a guest run
@@ -23,7 +24,8 @@ B=$top/build
 OUT=$B/check
 VM=$top/tools/testing/vm
 RESULTS=$OUT/results
-GUEST_TIMEOUT=${TRING_GUEST_TIMEOUT:-900}
+# A guest run takes 30 s to 2 min; a hung one fails after this long.
+GUEST_TIMEOUT=${TRING_GUEST_TIMEOUT:-420}
 
 rm -rf "$OUT"
 mkdir -p "$OUT/logs"
@@ -81,15 +83,17 @@ suite() {
 }
 
 # --- 1. setup --------------------------------------------------------------
-say "setting up (Debian packages, debug kernel)"
+say "setting up (Debian packages, debug kernels)"
 if ! "$top/scripts/setup.sh" >"$OUT/logs/setup.log" 2>&1; then
 	cat "$OUT/logs/setup.log"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
 KDEBUG=$("$VM/build-debug-kernel.sh" 2>"$OUT/logs/debug-kernel.log")
-if [ -z "$KDEBUG" ]; then
-	cat "$OUT/logs/debug-kernel.log"
+KKASAN=$("$VM/build-debug-kernel.sh" "$VM/kasan.config" \
+	2>"$OUT/logs/kasan-kernel.log")
+if [ -z "$KDEBUG" ] || [ -z "$KKASAN" ]; then
+	cat "$OUT/logs/debug-kernel.log" "$OUT/logs/kasan-kernel.log"
 	echo "0 passed, 1 failed"
 	exit 1
 fi
@@ -102,6 +106,7 @@ KERNELS=(
 	"debian-6.1 $K61 /lib/modules/${K61#/boot/vmlinuz-}/build"
 	"debian-6.12 $K612 /lib/modules/${K612#/boot/vmlinuz-}/build"
 	"debug-6.1 $KDEBUG/arch/x86/boot/bzImage $KDEBUG"
+	"kasan-6.1 $KKASAN/arch/x86/boot/bzImage $KKASAN"
 )
 
 # --- 2. static checks ------------------------------------------------------

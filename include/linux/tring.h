@@ -68,17 +68,21 @@
  * @done: laps of this slot completed and delivered. Written only by the
  *	owning CPU's writers, with release; read with acquire by the reader
  *	and by the stats code on any CPU.
- * @base: where the physical sub-buffer of the slot's open lap starts,
- *	what @map names: set when the slot is opened for a lap (claimed, in
- *	overwrite mode) and read by the write fast path. Owning CPU's
- *	writers only; stale once the lap is complete and until the slot is
- *	opened again, when nothing writes to it.
+ * @done_high: @commit shifted right by the sub-buffer size's log2 when the
+ *	last lap completed: the base for counting the next lap's events.
+ *	Owning CPU's writers only (stats read it with READ_ONCE).
+ *
+ * Writers find the physical sub-buffer of a slot's open lap in @map: it
+ * cannot change while the lap is open (a claim changes only the tag, and
+ * the reader swaps only completed laps). A cached copy of it could be
+ * stored late by a writer interrupted for a whole lap of the ring, after
+ * a newer lap's claim, and point writers into the reader's sub-buffer.
  */
 struct tring_slot {
 	local_t commit;
 	atomic_long_t map;
 	atomic_long_t done;
-	void *base;
+	unsigned long done_high;
 };
 
 struct tring_buffer;
@@ -133,10 +137,6 @@ struct tring_buffer;
  * @nr_pages: entries in @pages.
  * @nr_phys: physical sub-buffers: the slots plus the spare in overwrite
  *	mode.
- * @done_high: per slot, its commit counter shifted right by the
- *	sub-buffer size's log2 when its last lap completed: the base for
- *	counting the next lap's events. Owning CPU's writers only (stats read
- *	it with READ_ONCE).
  *
  * The first cache line holds what the write fast path reads and writes;
  * the reader's fields start on their own cache line.
@@ -175,7 +175,6 @@ struct tring_cpu {
 	struct page **pages;
 	unsigned long nr_pages;
 	unsigned long nr_phys;
-	unsigned long *done_high;
 };
 
 /**
@@ -389,11 +388,13 @@ static __always_inline void tring_res_init(struct tring_cpu *cb,
 					   unsigned long hlen)
 {
 	struct tring_slot *slot;
+	unsigned long phys;
 
 	slot = &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
+	phys = atomic_long_read(&slot->map) & TRING_MAP_PHYS;
 	res->cb = cb;
 	res->slot = slot;
-	res->rec = slot->base + (pos & cb->subbuf_mask);
+	res->rec = cb->va + (phys << cb->subbuf_shift) + (pos & cb->subbuf_mask);
 	res->data = res->rec + hlen;
 	res->pos = pos;
 	res->len = len;
@@ -410,8 +411,9 @@ static __always_inline void tring_res_init(struct tring_cpu *cb,
  *
  * Disables preemption until the reservation ends. The payload area at
  * @res->data is 4-byte aligned; bytes between @len and the next multiple
- * of 4 are already zero. The common case is one local cmpxchg; opening a
- * new sub-buffer is out of line.
+ * of 4 are already zero. The common case is one local cmpxchg to reserve
+ * and one to keep the last timestamp; opening a new sub-buffer is out of
+ * line.
  *
  * Context: any, NMI included.
  * Return: 0, -ENOBUFS when the buffer is full (discard mode, or overwrite

@@ -64,6 +64,17 @@ static inline unsigned long tring_lap(const struct tring_cpu *cb,
 	return pos >> cb->lap_shift;
 }
 
+/*
+ * slot->map's tag is the lap plus one, modulo 2^39 (the bits above
+ * TRING_MAP_TAG_SHIFT): compare tags as a signed difference, so that
+ * they keep working after the counter wraps.
+ */
+static inline long tring_tag_diff(unsigned long e, unsigned long tag)
+{
+	return (long)(((e >> TRING_MAP_TAG_SHIFT) - tag) << TRING_MAP_TAG_SHIFT) >>
+	       TRING_MAP_TAG_SHIFT;
+}
+
 /**
  * tring_cpu_losses - events a CPU's writers could not write
  * @cb: the CPU ring.
@@ -120,11 +131,10 @@ void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 		   unsigned long commit)
 {
 	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
-	unsigned long *done_high = &cb->done_high[slot - cb->slots];
 	unsigned long high = commit >> cb->subbuf_shift;
-	unsigned long events = high - *done_high - 1;
+	unsigned long events = high - slot->done_high - 1;
 
-	WRITE_ONCE(*done_high, high);
+	WRITE_ONCE(slot->done_high, high);
 	ph->events_count = events;
 	local_add(events, &cb->events_delivered);
 	local_inc(&cb->subbufs_delivered);
@@ -164,9 +174,9 @@ static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 
 	e = atomic_long_read(&slot->map);
 	for (;;) {
-		if ((e >> TRING_MAP_TAG_SHIFT) == tag)
-			goto set_base;
-		if ((e >> TRING_MAP_TAG_SHIFT) > tag)
+		if (!tring_tag_diff(e, tag))
+			return 0;
+		if (tring_tag_diff(e, tag) > 0)
 			return -EAGAIN;
 		n = (e & TRING_MAP_PHYS) | (tag << TRING_MAP_TAG_SHIFT);
 		/*
@@ -191,13 +201,6 @@ static int tring_claim(struct tring_cpu *cb, struct tring_slot *slot,
 		e = old;
 	}
 	local_add(lost, &cb->overwritten);
-set_base:
-	/*
-	 * Whoever claimed the lap, a nested writer may have won and we may
-	 * be about to write: @e names the lap's sub-buffer, which no reader
-	 * can swap before the lap completes.
-	 */
-	WRITE_ONCE(slot->base, tring_phys_va(cb, e & TRING_MAP_PHYS));
 	return 0;
 }
 
@@ -247,9 +250,13 @@ static void tring_open(struct tring_cpu *cb, unsigned long boundary, u64 ts)
 /*
  * Close the sub-buffer holding position @old, whose bytes from @old on
  * now belong to the caller: zero them, write the header's closing
- * fields and commit them as padding.
+ * fields and commit them as padding. @losses was sampled before the
+ * caller's cmpxchg took @old: the closer of the next sub-buffer samples
+ * after that cmpxchg, so the values only grow in stream order even when
+ * closers run nested in each other.
  */
-static void tring_close(struct tring_cpu *cb, unsigned long old, u64 ts)
+static void tring_close(struct tring_cpu *cb, unsigned long old, u64 ts,
+			u64 losses)
 {
 	struct tring_slot *slot = tring_slot_at(cb, old);
 	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
@@ -258,7 +265,7 @@ static void tring_close(struct tring_cpu *cb, unsigned long old, u64 ts)
 	memset((void *)ph + rel, 0, cb->subbuf_size - rel);
 	ph->timestamp_end = ts;
 	ph->content_size = (u64)rel * 8;
-	ph->events_discarded = tring_cpu_losses(cb);
+	ph->events_discarded = losses;
 	tring_commit_bytes(cb, slot, cb->subbuf_size - rel);
 }
 
@@ -313,10 +320,10 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 	unsigned long room = tring_payload_room(len);
 	unsigned long old, rel, begin, boundary = 0, max = cb->max_payload;
 	struct tring_slot *slot;
+	u64 ts, last, losses = 0;
 	unsigned int hlen;
 	void *rec;
 	bool open;
-	u64 ts, last;
 	int ret;
 
 	/*
@@ -360,6 +367,7 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 			if (id < TRING_ID_EXTENDED)
 				hlen = TRING_EVENT_HEADER_SIZE;
 			begin = boundary + TRING_PACKET_HEADER_SIZE;
+			losses = tring_cpu_losses(cb);
 		}
 		if (local_cmpxchg(&cb->offset, old, begin + hlen + room) == old)
 			break;
@@ -368,7 +376,7 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 	cmpxchg_local(&cb->last_ts, last, ts);
 	if (open) {
 		if (rel)
-			tring_close(cb, old, ts);
+			tring_close(cb, old, ts, losses);
 		tring_open(cb, boundary, ts);
 	}
 
@@ -437,7 +445,7 @@ static void tring_flush_local(void *info)
 {
 	struct tring_cpu *cb = info;
 	unsigned long old, rel, next;
-	u64 ts, last;
+	u64 ts, last, losses;
 
 	for (;;) {
 		old = local_read(&cb->offset);
@@ -451,11 +459,12 @@ static void tring_flush_local(void *info)
 		/* Position before clock, as in tring_reserve(). */
 		barrier();
 		ts = tring_clock_after(cb, &last);
+		losses = tring_cpu_losses(cb);
 		if (local_cmpxchg(&cb->offset, old, next) == old)
 			break;
 	}
 	WRITE_ONCE(cb->flush_pos, next);
-	tring_close(cb, old, ts);
+	tring_close(cb, old, ts, losses);
 }
 
 /**
@@ -625,7 +634,7 @@ static int tring_get_overwrite(struct tring_cpu *cb, struct tring_subbuf *sb)
 		if (done <= lap)
 			return -EAGAIN;
 		e = atomic_long_read(&slot->map);
-		if (done != lap + 1 || (e >> TRING_MAP_TAG_SHIFT) != lap + 1) {
+		if (done != lap + 1 || tring_tag_diff(e, lap + 1)) {
 			tring_resync(cb, pos);
 			continue;
 		}
@@ -727,7 +736,7 @@ void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
 	for (i = 0; i <= cb->slot_mask; i++) {
 		/* Events committed in the slot's lap not yet delivered. */
 		n = (local_read(&cb->slots[i].commit) >> cb->subbuf_shift) -
-		    READ_ONCE(cb->done_high[i]);
+		    READ_ONCE(cb->slots[i].done_high);
 		open += max(n, 0L);
 	}
 	c->events_written += open;
@@ -744,6 +753,9 @@ void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
  * tring_check_attr - validate buffer attributes
  * @attr: the attributes.
  *
+ * A ring is at most TRING_MAX_CPU_BYTES per CPU: its pages are counted
+ * in the unsigned int vmap() takes.
+ *
  * Return: 0 or -EINVAL.
  */
 int tring_check_attr(const struct tring_buffer_attr *attr)
@@ -754,6 +766,9 @@ int tring_check_attr(const struct tring_buffer_attr *attr)
 		return -EINVAL;
 	if (!is_power_of_2(attr->subbuf_count) || attr->subbuf_count < 2 ||
 	    attr->subbuf_count > TRING_MAX_SLOTS)
+		return -EINVAL;
+	/* Both powers of two: the product cannot overflow before this test. */
+	if ((u64)attr->subbuf_size * attr->subbuf_count > TRING_MAX_CPU_BYTES)
 		return -EINVAL;
 	if (attr->flags & ~TRING_OVERWRITE)
 		return -EINVAL;
@@ -836,18 +851,10 @@ static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
 				  GFP_KERNEL | __GFP_ZERO, node);
 	if (!cb->slots)
 		goto free_pages;
-	cb->done_high = kvmalloc_node(array_size(nslots, sizeof(*cb->done_high)),
-				      GFP_KERNEL | __GFP_ZERO, node);
-	if (!cb->done_high)
-		goto free_slots;
-	for (i = 0; i < nslots; i++) {
+	for (i = 0; i < nslots; i++)
 		atomic_long_set(&cb->slots[i].map, i | TRING_MAP_TAKEN);
-		cb->slots[i].base = tring_phys_va(cb, i);
-	}
 	return 0;
 
-free_slots:
-	kvfree(cb->slots);
 free_pages:
 	tring_cpu_free_pages(cb);
 	cb->va = NULL;
@@ -857,7 +864,6 @@ free_pages:
 static void tring_cpu_free(struct tring_cpu *cb)
 {
 	irq_work_sync(&cb->wakeup);
-	kvfree(cb->done_high);
 	kvfree(cb->slots);
 	tring_cpu_free_pages(cb);
 }

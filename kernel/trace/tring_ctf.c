@@ -43,6 +43,9 @@ static bool tring_field_is_int(unsigned int type)
 	return type <= TRING_FIELD_S64;
 }
 
+/* U8..U64 then S8..S64: the enum's order gives the sizes. */
+static_assert(TRING_FIELD_U64 == 3 && TRING_FIELD_S8 == 4 && TRING_FIELD_S64 == 7);
+
 static unsigned int tring_int_size(unsigned int type)
 {
 	return 1U << (type % 4);
@@ -251,6 +254,16 @@ static void tring_ctf_clock(struct seq_file *m, unsigned int clock)
 		   name);
 }
 
+/* A CTF string literal of @s: anything but [ -~] without '"' and '\\' is '_'. */
+static void tring_ctf_string(struct seq_file *m, const char *key, const char *s)
+{
+	seq_printf(m, "\t%s = \"", key);
+	for (; *s; s++)
+		seq_putc(m, *s >= ' ' && *s <= '~' && *s != '"' && *s != '\\' ?
+			 *s : '_');
+	seq_puts(m, "\";\n");
+}
+
 /**
  * tring_ctf_metadata - write a buffer's CTF metadata
  * @m: where.
@@ -262,10 +275,14 @@ void tring_ctf_metadata(struct seq_file *m, const struct tring_buffer_attr *attr
 	unsigned int i;
 
 	seq_puts(m, tring_ctf_types);
-	seq_printf(m, "env {\n\tdomain = \"kernel\";\n\tsysname = \"%s\";\n\thostname = \"%s\";\n\tkernel_release = \"%s\";\n",
-		   u->sysname, u->nodename, u->release);
-	seq_printf(m, "\ttracer_name = \"tring\";\n\ttracer_major = 1;\n\ttracer_minor = 0;\n\tbuffer = \"%s\";\n};\n\n",
-		   attr->name && *attr->name ? attr->name : "default");
+	seq_puts(m, "env {\n\tdomain = \"kernel\";\n");
+	/* Host names and releases are set by root, but may hold anything. */
+	tring_ctf_string(m, "sysname", u->sysname);
+	tring_ctf_string(m, "hostname", u->nodename);
+	tring_ctf_string(m, "kernel_release", u->release);
+	seq_puts(m, "\ttracer_name = \"tring\";\n\ttracer_major = 1;\n\ttracer_minor = 0;\n");
+	tring_ctf_string(m, "buffer", attr->name && *attr->name ? attr->name : "default");
+	seq_puts(m, "};\n\n");
 	tring_ctf_clock(m, attr->clock);
 	seq_puts(m, tring_ctf_stream);
 	tring_ctf_event(m, &tring_padding_event);

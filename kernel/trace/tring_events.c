@@ -35,16 +35,16 @@
 
 #include "tring_events.h"
 
-#define F(st, f, t)	TRING_FIELD(struct tring_ev_##st, f, t)
-#define TAIL(st, f, t)	TRING_FIELD_TAIL(struct tring_ev_##st, f, t)
-#define EVENT(grp, nm, idv, st, flds) {					\
+#define TRING_EVF(st, f, t)	TRING_FIELD(struct tring_ev_##st, f, t)
+#define TRING_EVTAIL(st, f, t)	TRING_FIELD_TAIL(struct tring_ev_##st, f, t)
+#define TRING_EVDESC(grp, nm, idv, st, flds) {					\
 	.group = #grp, .name = #nm, .id = (idv),			\
 	.size = sizeof(struct st), .fields = (flds),			\
 }
 
 static const struct tring_field tring_marker_fields[] = {
-	F(marker, tid, S32),
-	TAIL(marker, text, STRING),
+	TRING_EVF(marker, tid, S32),
+	TRING_EVTAIL(marker, text, STRING),
 	{ }
 };
 
@@ -67,65 +67,65 @@ static const struct tring_field tring_stress_fields[] = {
 };
 
 static const struct tring_field tring_sched_switch_fields[] = {
-	F(sched_switch, prev_comm, CHARS),
-	F(sched_switch, prev_tid, S32),
-	F(sched_switch, prev_prio, S32),
-	F(sched_switch, prev_state, U32),
-	F(sched_switch, next_comm, CHARS),
-	F(sched_switch, next_tid, S32),
-	F(sched_switch, next_prio, S32),
+	TRING_EVF(sched_switch, prev_comm, CHARS),
+	TRING_EVF(sched_switch, prev_tid, S32),
+	TRING_EVF(sched_switch, prev_prio, S32),
+	TRING_EVF(sched_switch, prev_state, U32),
+	TRING_EVF(sched_switch, next_comm, CHARS),
+	TRING_EVF(sched_switch, next_tid, S32),
+	TRING_EVF(sched_switch, next_prio, S32),
 	{ }
 };
 
 static const struct tring_field tring_sched_wakeup_fields[] = {
-	F(sched_wakeup, comm, CHARS),
-	F(sched_wakeup, tid, S32),
-	F(sched_wakeup, prio, S32),
-	F(sched_wakeup, target_cpu, S32),
+	TRING_EVF(sched_wakeup, comm, CHARS),
+	TRING_EVF(sched_wakeup, tid, S32),
+	TRING_EVF(sched_wakeup, prio, S32),
+	TRING_EVF(sched_wakeup, target_cpu, S32),
 	{ }
 };
 
 static const struct tring_field tring_fork_fields[] = {
-	F(sched_process_fork, parent_comm, CHARS),
-	F(sched_process_fork, parent_tid, S32),
-	F(sched_process_fork, child_comm, CHARS),
-	F(sched_process_fork, child_tid, S32),
+	TRING_EVF(sched_process_fork, parent_comm, CHARS),
+	TRING_EVF(sched_process_fork, parent_tid, S32),
+	TRING_EVF(sched_process_fork, child_comm, CHARS),
+	TRING_EVF(sched_process_fork, child_tid, S32),
 	{ }
 };
 
 static const struct tring_field tring_exec_fields[] = {
-	F(sched_process_exec, tid, S32),
-	F(sched_process_exec, old_tid, S32),
-	TAIL(sched_process_exec, filename, STRING),
+	TRING_EVF(sched_process_exec, tid, S32),
+	TRING_EVF(sched_process_exec, old_tid, S32),
+	TRING_EVTAIL(sched_process_exec, filename, STRING),
 	{ }
 };
 
 static const struct tring_field tring_exit_fields[] = {
-	F(sched_process_exit, comm, CHARS),
-	F(sched_process_exit, tid, S32),
-	F(sched_process_exit, prio, S32),
+	TRING_EVF(sched_process_exit, comm, CHARS),
+	TRING_EVF(sched_process_exit, tid, S32),
+	TRING_EVF(sched_process_exit, prio, S32),
 	{ }
 };
 
 static const struct tring_field tring_irq_entry_fields[] = {
-	F(irq_handler_entry, irq, S32),
-	TAIL(irq_handler_entry, name, STRING),
+	TRING_EVF(irq_handler_entry, irq, S32),
+	TRING_EVTAIL(irq_handler_entry, name, STRING),
 	{ }
 };
 
 static const struct tring_field tring_irq_exit_fields[] = {
-	F(irq_handler_exit, irq, S32),
-	F(irq_handler_exit, ret, S32),
+	TRING_EVF(irq_handler_exit, irq, S32),
+	TRING_EVF(irq_handler_exit, ret, S32),
 	{ }
 };
 
 static const struct tring_field tring_softirq_fields[] = {
-	F(softirq, vec, U32),
+	TRING_EVF(softirq, vec, U32),
 	{ }
 };
 
 static const struct tring_field tring_sys_enter_fields[] = {
-	F(sys_enter, id, S64),
+	TRING_EVF(sys_enter, id, S64),
 	{ .name = "arg0", .type = TRING_FIELD_U64, .offset = 8 },
 	{ .name = "arg1", .type = TRING_FIELD_U64, .offset = 16 },
 	{ .name = "arg2", .type = TRING_FIELD_U64, .offset = 24 },
@@ -136,41 +136,41 @@ static const struct tring_field tring_sys_enter_fields[] = {
 };
 
 static const struct tring_field tring_sys_exit_fields[] = {
-	F(sys_exit, id, S64),
-	F(sys_exit, ret, S64),
+	TRING_EVF(sys_exit, id, S64),
+	TRING_EVF(sys_exit, ret, S64),
 	{ }
 };
 
 /* Every event the default buffer can hold: its metadata. */
 const struct tring_event_desc tring_builtin_events[] = {
-	EVENT(tring, marker, TRING_EV_MARKER, tring_ev_marker,
-	      tring_marker_fields),
-	EVENT(tring_test, test, TRING_EV_TEST, tring_test_payload,
-	      tring_test_fields),
-	EVENT(tring_test, stress, TRING_EV_STRESS, tring_stress_payload,
-	      tring_stress_fields),
-	EVENT(sched, sched_switch, TRING_EV_SCHED_SWITCH, tring_ev_sched_switch,
-	      tring_sched_switch_fields),
-	EVENT(sched, sched_wakeup, TRING_EV_SCHED_WAKEUP, tring_ev_sched_wakeup,
-	      tring_sched_wakeup_fields),
-	EVENT(sched, sched_process_fork, TRING_EV_SCHED_PROCESS_FORK,
-	      tring_ev_sched_process_fork, tring_fork_fields),
-	EVENT(sched, sched_process_exec, TRING_EV_SCHED_PROCESS_EXEC,
-	      tring_ev_sched_process_exec, tring_exec_fields),
-	EVENT(sched, sched_process_exit, TRING_EV_SCHED_PROCESS_EXIT,
-	      tring_ev_sched_process_exit, tring_exit_fields),
-	EVENT(irq, irq_handler_entry, TRING_EV_IRQ_HANDLER_ENTRY,
-	      tring_ev_irq_handler_entry, tring_irq_entry_fields),
-	EVENT(irq, irq_handler_exit, TRING_EV_IRQ_HANDLER_EXIT,
-	      tring_ev_irq_handler_exit, tring_irq_exit_fields),
-	EVENT(irq, softirq_entry, TRING_EV_SOFTIRQ_ENTRY, tring_ev_softirq,
-	      tring_softirq_fields),
-	EVENT(irq, softirq_exit, TRING_EV_SOFTIRQ_EXIT, tring_ev_softirq,
-	      tring_softirq_fields),
-	EVENT(raw_syscalls, sys_enter, TRING_EV_SYS_ENTER, tring_ev_sys_enter,
-	      tring_sys_enter_fields),
-	EVENT(raw_syscalls, sys_exit, TRING_EV_SYS_EXIT, tring_ev_sys_exit,
-	      tring_sys_exit_fields),
+	TRING_EVDESC(tring, marker, TRING_EV_MARKER, tring_ev_marker,
+		     tring_marker_fields),
+	TRING_EVDESC(tring_test, test, TRING_EV_TEST, tring_test_payload,
+		     tring_test_fields),
+	TRING_EVDESC(tring_test, stress, TRING_EV_STRESS, tring_stress_payload,
+		     tring_stress_fields),
+	TRING_EVDESC(sched, sched_switch, TRING_EV_SCHED_SWITCH, tring_ev_sched_switch,
+		     tring_sched_switch_fields),
+	TRING_EVDESC(sched, sched_wakeup, TRING_EV_SCHED_WAKEUP, tring_ev_sched_wakeup,
+		     tring_sched_wakeup_fields),
+	TRING_EVDESC(sched, sched_process_fork, TRING_EV_SCHED_PROCESS_FORK,
+		     tring_ev_sched_process_fork, tring_fork_fields),
+	TRING_EVDESC(sched, sched_process_exec, TRING_EV_SCHED_PROCESS_EXEC,
+		     tring_ev_sched_process_exec, tring_exec_fields),
+	TRING_EVDESC(sched, sched_process_exit, TRING_EV_SCHED_PROCESS_EXIT,
+		     tring_ev_sched_process_exit, tring_exit_fields),
+	TRING_EVDESC(irq, irq_handler_entry, TRING_EV_IRQ_HANDLER_ENTRY,
+		     tring_ev_irq_handler_entry, tring_irq_entry_fields),
+	TRING_EVDESC(irq, irq_handler_exit, TRING_EV_IRQ_HANDLER_EXIT,
+		     tring_ev_irq_handler_exit, tring_irq_exit_fields),
+	TRING_EVDESC(irq, softirq_entry, TRING_EV_SOFTIRQ_ENTRY, tring_ev_softirq,
+		     tring_softirq_fields),
+	TRING_EVDESC(irq, softirq_exit, TRING_EV_SOFTIRQ_EXIT, tring_ev_softirq,
+		     tring_softirq_fields),
+	TRING_EVDESC(raw_syscalls, sys_enter, TRING_EV_SYS_ENTER, tring_ev_sys_enter,
+		     tring_sys_enter_fields),
+	TRING_EVDESC(raw_syscalls, sys_exit, TRING_EV_SYS_EXIT, tring_ev_sys_exit,
+		     tring_sys_exit_fields),
 };
 
 const unsigned int tring_nr_builtin_events = ARRAY_SIZE(tring_builtin_events);
@@ -204,13 +204,20 @@ EXPORT_SYMBOL_GPL(tring_default_event);
 static int tring_reserve_text(unsigned int id, unsigned int fixed,
 			      const char *text, size_t n, struct tring_res *res)
 {
-	struct tring_buffer *buf = rcu_dereference_sched(tring_default_buf);
-	int ret;
+	struct tring_buffer *buf;
+	int ret = -ENODEV;
 
-	if (!buf)
-		return -ENODEV;
 	n = min_t(size_t, n, TRING_TEXT_MAX - 1);
-	ret = tring_reserve(buf, id, fixed + n + 1, res);
+	/*
+	 * The buffer may be replaced and freed after a grace period: look it
+	 * up and reserve in one section with preemption off, whatever the
+	 * tracepoint calling us guarantees (tring_reserve() nests in it).
+	 */
+	preempt_disable_notrace();
+	buf = rcu_dereference_sched(tring_default_buf);
+	if (buf)
+		ret = tring_reserve(buf, id, fixed + n + 1, res);
+	preempt_enable_notrace();
 	if (ret)
 		return ret;
 	memcpy(res->data + fixed, text, n);
@@ -222,11 +229,16 @@ static int tring_reserve_text(unsigned int id, unsigned int fixed,
 static void *tring_reserve_fixed(unsigned int id, unsigned int len,
 				 struct tring_res *res)
 {
-	struct tring_buffer *buf = rcu_dereference_sched(tring_default_buf);
+	struct tring_buffer *buf;
+	int ret = -ENODEV;
 
-	if (!buf || tring_reserve(buf, id, len, res))
-		return NULL;
-	return res->data;
+	/* As in tring_reserve_text(). */
+	preempt_disable_notrace();
+	buf = rcu_dereference_sched(tring_default_buf);
+	if (buf)
+		ret = tring_reserve(buf, id, len, res);
+	preempt_enable_notrace();
+	return ret ? NULL : res->data;
 }
 
 #define TRING_RESERVE(id, type, res) \
@@ -437,22 +449,22 @@ struct tring_source {
 	bool enabled;
 };
 
-#define SOURCE(idv, tpn, pr) \
+#define TRING_SOURCE(idv, tpn, pr) \
 	{ .ev = (idv) - TRING_ID_FIRST_EVENT, .tp_name = (tpn), .probe = (pr) }
 
 static struct tring_source tring_sources[] = {
-	SOURCE(TRING_EV_MARKER, NULL, NULL),
-	SOURCE(TRING_EV_SCHED_SWITCH, "sched_switch", tring_probe_sched_switch),
-	SOURCE(TRING_EV_SCHED_WAKEUP, "sched_wakeup", tring_probe_sched_wakeup),
-	SOURCE(TRING_EV_SCHED_PROCESS_FORK, "sched_process_fork", tring_probe_fork),
-	SOURCE(TRING_EV_SCHED_PROCESS_EXEC, "sched_process_exec", tring_probe_exec),
-	SOURCE(TRING_EV_SCHED_PROCESS_EXIT, "sched_process_exit", tring_probe_exit),
-	SOURCE(TRING_EV_IRQ_HANDLER_ENTRY, "irq_handler_entry", tring_probe_irq_entry),
-	SOURCE(TRING_EV_IRQ_HANDLER_EXIT, "irq_handler_exit", tring_probe_irq_exit),
-	SOURCE(TRING_EV_SOFTIRQ_ENTRY, "softirq_entry", tring_probe_softirq_entry),
-	SOURCE(TRING_EV_SOFTIRQ_EXIT, "softirq_exit", tring_probe_softirq_exit),
-	SOURCE(TRING_EV_SYS_ENTER, "sys_enter", tring_probe_sys_enter),
-	SOURCE(TRING_EV_SYS_EXIT, "sys_exit", tring_probe_sys_exit),
+	TRING_SOURCE(TRING_EV_MARKER, NULL, NULL),
+	TRING_SOURCE(TRING_EV_SCHED_SWITCH, "sched_switch", tring_probe_sched_switch),
+	TRING_SOURCE(TRING_EV_SCHED_WAKEUP, "sched_wakeup", tring_probe_sched_wakeup),
+	TRING_SOURCE(TRING_EV_SCHED_PROCESS_FORK, "sched_process_fork", tring_probe_fork),
+	TRING_SOURCE(TRING_EV_SCHED_PROCESS_EXEC, "sched_process_exec", tring_probe_exec),
+	TRING_SOURCE(TRING_EV_SCHED_PROCESS_EXIT, "sched_process_exit", tring_probe_exit),
+	TRING_SOURCE(TRING_EV_IRQ_HANDLER_ENTRY, "irq_handler_entry", tring_probe_irq_entry),
+	TRING_SOURCE(TRING_EV_IRQ_HANDLER_EXIT, "irq_handler_exit", tring_probe_irq_exit),
+	TRING_SOURCE(TRING_EV_SOFTIRQ_ENTRY, "softirq_entry", tring_probe_softirq_entry),
+	TRING_SOURCE(TRING_EV_SOFTIRQ_EXIT, "softirq_exit", tring_probe_softirq_exit),
+	TRING_SOURCE(TRING_EV_SYS_ENTER, "sys_enter", tring_probe_sys_enter),
+	TRING_SOURCE(TRING_EV_SYS_EXIT, "sys_exit", tring_probe_sys_exit),
 };
 
 /**
@@ -613,9 +625,11 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 	if (IS_ERR(text))
 		return PTR_ERR(text);
 	preempt_disable_notrace();
-	/* One trailing newline (from echo) is not part of the text. */
+	/* A trailing newline (echo's) is not part of the text... */
 	ret = tring_reserve_text(TRING_EV_MARKER, sizeof(*ev), text,
-				 n - (n && text[n - 1] == '\n'), &res);
+				 /* ...unless the write was cut. */
+				 n - (n == count && n && text[n - 1] == '\n'),
+				 &res);
 	if (!ret) {
 		ev = res.data;
 		ev->tid = current->pid;

@@ -4,11 +4,13 @@
  * user space maps read-only and drives with ioctls and poll(), and
  * per-CPU statistics.
  *
- * Stream files are created with debugfs_create_file_unsafe(), which keeps
- * .mmap (the debugfs proxy has none). The file operations guard against
- * removal themselves: open() pins the file with debugfs_file_get() while
- * it takes a reference on the instance; from then on the open file keeps
- * the instance, its buffer and (through fops->owner) the module alive.
+ * Stream files are created with debugfs_create_file_unsafe(): debugfs
+ * then proxies only open(), which it runs under debugfs_file_get() so the
+ * file cannot be removed meanwhile, and leaves our other file operations
+ * (.mmap among them) in place. open() takes a reference on the instance
+ * under the instance's lock; from then on the open file keeps the
+ * instance, its buffer and (through fops->owner) the module alive, and a
+ * destroyed instance makes new opens fail.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -51,11 +53,8 @@ static int tring_stream_open(struct inode *inode, struct file *file)
 {
 	struct tring_stream *st = inode->i_private;
 	struct tring_instance *inst = st->inst;
-	int ret;
+	int ret = 0;
 
-	ret = debugfs_file_get(file->f_path.dentry);
-	if (ret)
-		return ret;
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf) {
 		ret = -ENODEV;
@@ -68,7 +67,6 @@ static int tring_stream_open(struct inode *inode, struct file *file)
 		file->private_data = st;
 	}
 	mutex_unlock(&inst->lock);
-	debugfs_file_put(file->f_path.dentry);
 	return ret ? ret : nonseekable_open(inode, file);
 }
 
@@ -96,12 +94,13 @@ static int tring_stream_mmap(struct file *file, struct vm_area_struct *vma)
 	unsigned long pages = tring_cpu_map_size(cb) >> PAGE_SHIFT;
 	unsigned long len = vma_pages(vma);
 
-	if (vma->vm_flags & VM_WRITE)
+	if (vma->vm_flags & (VM_WRITE | VM_EXEC))
 		return -EPERM;
 	if (vma->vm_pgoff >= pages || len > pages - vma->vm_pgoff)
 		return -EINVAL;
-	/* Never writable, not even through a later mprotect(). */
-	tring_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP, VM_MAYWRITE);
+	/* Never writable or executable, not even by a later mprotect(). */
+	tring_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP,
+			   VM_MAYWRITE | VM_MAYEXEC);
 	return vm_map_pages(vma, cb->pages, cb->nr_pages);
 }
 

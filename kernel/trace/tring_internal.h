@@ -11,6 +11,7 @@
 /* Limits on a buffer's shape. */
 #define TRING_MAX_SUBBUF_SHIFT	24	/* 16 MiB sub-buffers */
 #define TRING_MAX_SLOTS		BIT(20)
+#define TRING_MAX_CPU_BYTES	BIT_ULL(32)	/* 4 GiB per CPU */
 
 /**
  * struct tring_counts - one CPU's counters, read without stopping writers

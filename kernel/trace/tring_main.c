@@ -16,6 +16,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/list.h>
@@ -219,10 +220,18 @@ struct tring_named {
 	struct tring_buffer *buf;
 };
 
+/* A directory name and a CTF string: letters, digits, '_', '-', '.'. */
 static bool tring_name_valid(const char *name)
 {
-	return name && *name && strlen(name) < sizeof(((struct tring_buffer *)0)->name) &&
-	       !strchr(name, '/') && strcmp(name, ".") && strcmp(name, "..");
+	const char *p;
+
+	if (!name || !*name || strlen(name) >= sizeof_field(struct tring_buffer, name) ||
+	    !strcmp(name, ".") || !strcmp(name, ".."))
+		return false;
+	for (p = name; *p; p++)
+		if (!isalnum(*p) && !strchr("_-.", *p))
+			return false;
+	return true;
 }
 
 /* The events an instance declares: valid and with distinct ids. */
@@ -258,8 +267,9 @@ static bool tring_name_taken(const char *name)
  * /sys/kernel/debug/tring/instances/<name>/per_cpu/cpuN/.
  *
  * Context: process; may sleep.
- * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes, name
- * or event descriptions, -EEXIST if the name is taken, -ENOMEM.
+ * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes, a name
+ * not made of letters, digits, '_', '-' and '.', or bad event
+ * descriptions; -EEXIST if the name is taken, -ENOMEM.
  */
 struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr)
 {
@@ -351,16 +361,17 @@ static int __init tring_init(void)
 		goto free_buffer;
 	}
 	tring_instances_dir = debugfs_create_dir("instances", tring_root);
-	tring_add_knob("buffer_size_kb", TRING_KNOB_SIZE_KB);
-	tring_add_knob("buffer_subbuf_size_kb", TRING_KNOB_SUBBUF_KB);
-	tring_add_knob("overwrite", TRING_KNOB_OVERWRITE);
-	tring_add_knob("trace_clock", TRING_KNOB_CLOCK);
 	tring_default_inst = tring_instance_new(tring_root, buf);
 	if (IS_ERR(tring_default_inst)) {
 		ret = PTR_ERR(tring_default_inst);
 		goto remove_root;
 	}
 	rcu_assign_pointer(tring_default_buf, buf);
+	/* Only now: a knob write rebuilds the default instance's buffer. */
+	tring_add_knob("buffer_size_kb", TRING_KNOB_SIZE_KB);
+	tring_add_knob("buffer_subbuf_size_kb", TRING_KNOB_SUBBUF_KB);
+	tring_add_knob("overwrite", TRING_KNOB_OVERWRITE);
+	tring_add_knob("trace_clock", TRING_KNOB_CLOCK);
 	ret = tring_events_init(tring_root);
 	if (ret)
 		goto kill_default;

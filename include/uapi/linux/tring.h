@@ -11,12 +11,13 @@
  *
  * Every ioctl argument starts with a __u32 size field holding the size of
  * the structure as the caller knows it. The kernel accepts any size from
- * the first published one (the *_SIZE_VER0 constants) upwards; bytes
+ * the first published one (the *_SIZE_VER0 constants) up to a page; bytes
  * beyond what the kernel knows must be zero on input and are left
  * untouched on output. The ioctl numbers encode the VER0 sizes, not
  * sizeof(), so they never change when a structure grows.
  *
- * All multi-byte fields are in the CPU's byte order.
+ * All multi-byte fields are little-endian: tring is built for
+ * little-endian 64-bit machines only, and its CTF metadata says so.
  */
 #ifndef _UAPI_LINUX_TRING_H
 #define _UAPI_LINUX_TRING_H

@@ -442,11 +442,8 @@ static void t_alloc_failures(void)
 		      "failure %ld leaks %ld allocations", n,
 		      twin_outstanding_allocs() - base);
 	}
-	/*
-	 * buf, percpu, then per CPU: page array, 4 pages, vmap, slots,
-	 * done_high
-	 */
-	check_eq(failures, 2 + TWIN_NR_CPUS * (1 + 4 + 1 + 1 + 1));
+	/* buf, percpu, then per CPU: page array, 4 pages, vmap, slots */
+	check_eq(failures, 2 + TWIN_NR_CPUS * (1 + 4 + 1 + 1));
 	check_eq(twin_outstanding_allocs(), base);
 }
 
@@ -1771,6 +1768,115 @@ static void t_claim_window(void)
 	tring_buffer_free(buf);
 }
 
+/*
+ * Overwrite mode: a writer interrupted right after it won the claim of
+ * slot 0 for a lap, for a whole lap of the ring: meanwhile that lap
+ * completes, the reader takes it (its spare goes into the slot), and the
+ * slot is claimed for the next lap and written. Writes after the
+ * interrupted writer resumes must not reach the sub-buffer the reader
+ * holds (a cached address stored late by that writer once did).
+ */
+static struct tring_subbuf stale_held;
+static unsigned char stale_copy[SB];
+
+static void stale_nested_fn(int level)
+{
+	struct tring_cpu *cb = twin_cb(nest_buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i;
+
+	/* Fill packet 4 (slot 0, lap 1) and open packet 5. */
+	for (i = 0; i < per + 1; i++)
+		check_eq(wr_seq(nest_buf, 2, 60, 5000 + i), 0);
+	/* The reader skips the overwritten packets, takes 2, 3, holds 4. */
+	check_eq(rd_take(cb, 2), 2);
+	check_eq(tring_cpu_get(cb, &stale_held), 0);
+	check_eq(stale_held.seq, 4);
+	memcpy(stale_copy, twin_subbuf_va(cb, &stale_held), SB);
+	/* Packets 5 to 7, then 3 records in packet 8: slot 0, lap 2. */
+	for (i = 0; i < 3 * per + 2; i++)
+		check_eq(wr_seq(nest_buf, 2, 60, 6000 + i), 0);
+}
+
+static void t_stale_claim(void)
+{
+	struct tring_buffer *buf = mk(4, TRING_OVERWRITE);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i, written;
+
+	nest_buf = buf;
+	nlens = 0;
+	set_len(2, 60);
+	for (i = 0; i < 4 * per; i++)
+		check_eq(wr_seq(buf, 2, 60, i), 0);
+	rd_reset();
+	twin_irq_fn[1] = stale_nested_fn;
+	twin_watch(&cb->slots[0].map, 0, open_hook, NULL);
+	/* Opens packet 4: claims slot 0 for lap 1, and is interrupted. */
+	check_eq(wr_seq(buf, 2, 60, 4 * per), 0);
+	check(!twin_watch_pending(), "watch did not fire");
+	twin_irq_fn[1] = NULL;
+	for (i = 0; i < 10; i++)
+		check_eq(wr_seq(buf, 2, 60, 7000 + i), 0);
+	check(!memcmp(stale_copy, twin_subbuf_va(cb, &stale_held), SB),
+	      "the sub-buffer the reader holds was written to");
+	rd_packet(cb, &stale_held);
+	check_eq(tring_cpu_put(cb, stale_held.seq, 1), 0);
+	/* Everything is accounted for exactly. */
+	written = 4 * per + 1 + (per + 1) + (3 * per + 2) + 10;
+	tring_cpu_flush(cb);
+	rd_all(cb);
+	check_eq(R.nev + local_read(&cb->overwritten), written);
+	tring_buffer_free(buf);
+}
+
+/*
+ * Discard mode: a writer closing packet 1 is interrupted right after its
+ * switch cmpxchg by a writer that fills packet 2, opens and fills packet
+ * 3 and then finds the buffer full. The loss count in the headers must
+ * not go back from packet 1 to packet 2.
+ */
+static void discarded_nested_fn(int level)
+{
+	unsigned long per = per_subbuf(rec_size(60)), i;
+
+	for (i = 0; i < 2 * per - 1; i++)
+		check_eq(wr_seq(nest_buf, 2, 60, 5000 + i), 0);
+	check_eq(wr_seq(nest_buf, 2, 60, 6000), -ENOBUFS);
+	check_eq(wr_seq(nest_buf, 2, 60, 6001), -ENOBUFS);
+}
+
+static void t_discarded_monotonic(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i;
+	int p;
+
+	nest_buf = buf;
+	nlens = 0;
+	set_len(2, 60);
+	for (i = 0; i < 2 * per; i++)
+		check_eq(wr_seq(buf, 2, 60, i), 0);
+	rd_reset();
+	twin_irq_fn[1] = discarded_nested_fn;
+	twin_watch(&cb->offset, 0, open_hook, NULL);
+	/* Closes packet 1 and opens packet 2, interrupted in between. */
+	check_eq(wr_seq(buf, 2, 60, 2 * per), 0);
+	check(!twin_watch_pending(), "watch did not fire");
+	twin_irq_fn[1] = NULL;
+	tring_cpu_flush(cb);
+	check_eq(rd_all(cb), 4);
+	for (p = 1; p < R.npk; p++)
+		check(R.pk[p].discarded >= R.pk[p - 1].discarded,
+		      "events_discarded goes back: packet %llu %llu, packet %llu %llu",
+		      (unsigned long long)R.pk[p - 1].seq,
+		      (unsigned long long)R.pk[p - 1].discarded,
+		      (unsigned long long)R.pk[p].seq,
+		      (unsigned long long)R.pk[p].discarded);
+	check_eq(R.pk[R.npk - 1].discarded, 2);
+	tring_buffer_free(buf);
+}
+
 static void t_counts_and_cpus(void)
 {
 	struct tring_buffer *buf = mk(4, 0);
@@ -1849,7 +1955,11 @@ int main(void)
 		  "tring_cpu_wait() woken by a flush delivered late" },
 		{ t_nesting_deep, "5 contexts nested between reserve/commit" },
 		{ t_nested_in_open, "nested writer/flush inside a switch" },
-		{ t_claim_window,
+		{ t_stale_claim,
+	  "overwrite: a claimer interrupted for a lap never writes into the reader's sub-buffer" },
+	{ t_discarded_monotonic,
+	  "events_discarded never goes back in stream order" },
+	{ t_claim_window,
 		  "overwrite: nested writer inside a claim, counts exact" },
 		{ t_counts_and_cpus, "per-CPU rings and tring_cpu_counts" },
 	};

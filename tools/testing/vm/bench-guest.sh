@@ -40,6 +40,12 @@ fi
 
 : >$OUT
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
+# Enabling an ftrace event normally also records comms through a probe on
+# sched_switch, which patches that tracepoint's call site in
+# __schedule() while the other CPU runs it: under QEMU TCG that
+# cross-modification wedged a vCPU once. Only the benchmark's own
+# tracepoint is needed; patching it is safe (nothing runs it meanwhile).
+echo 0 >/sys/kernel/tracing/options/record-cmd 2>/dev/null
 
 # The implementations, rotated to start at the Nth.
 rotated() {
