@@ -4,6 +4,7 @@
  * mapped, and destroying an instance buffer under an open reader.
  */
 #include <sys/syscall.h>
+#include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "tring_util.h"
@@ -176,6 +177,107 @@ TEST(unload_with_instances_left)
 	EXPECT_NE(0, stat(TRING_DIR "/instances/left1", &st));
 	ASSERT_EQ(0, mod_unload("tring"));
 	ASSERT_EQ(0, reload_all());
+}
+
+/*
+ * Unloading with every event enabled while a workload runs: the probes
+ * are detached (and waited for) before anything they use goes away.
+ */
+TEST(unload_with_events_enabled)
+{
+	pid_t pid;
+	int i, status;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
+	pid = fork();
+	ASSERT_LE(0, pid);
+	if (pid == 0) {
+		/* System calls, forks and context switches, meanwhile. */
+		for (i = 0; i < 2000; i++) {
+			if (fork() == 0)
+				_exit(0);
+			wait(NULL);
+			getppid();
+		}
+		_exit(0);
+	}
+	usleep(50000);
+	ASSERT_EQ(0, mod_unload("tring_test"));
+	EXPECT_EQ(0, mod_unload("tring"));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	EXPECT_TRUE(WIFEXITED(status));
+	ASSERT_EQ(0, reload_all());
+	EXPECT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "0"));
+}
+
+/*
+ * Enabling and disabling while events fire. Each switch patches the
+ * tracepoints' call sites (sched_switch's is in __schedule()); a few
+ * rounds suffice, and keep clear of a QEMU TCG weakness with code one
+ * vCPU modifies while another runs it.
+ */
+/* Events written on every CPU, from the streams' counters. */
+static long events_written_all(void)
+{
+	struct tring_status st;
+	struct tu_stream s;
+	long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < tu_nr_cpus(); cpu++) {
+		if (tu_stream_open(&s, cpu))
+			return -1;
+		if (tu_status(&s, &st)) {
+			tu_stream_close(&s);
+			return -1;
+		}
+		sum += st.events_written;
+		tu_stream_close(&s);
+	}
+	return sum;
+}
+
+static void make_syscalls(void)
+{
+	int i;
+
+	for (i = 0; i < 1000; i++)
+		getppid();
+}
+
+/*
+ * Enabling and disabling while events fire: events flow while enabled
+ * and stop when disabled. Each switch patches the tracepoints' call
+ * sites (sched_switch's is in __schedule()); a few rounds suffice, and
+ * keep clear of a QEMU TCG weakness with code one vCPU modifies while
+ * another runs it.
+ */
+TEST(enable_disable_while_tracing)
+{
+	char val[8];
+	long before, after;
+	int i;
+
+	ASSERT_EQ(0, reload_all());
+	for (i = 0; i < 3; i++) {
+		before = events_written_all();
+		ASSERT_LE(0, before);
+		ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
+		ASSERT_LT(0, tu_read_file(TRING_DIR "/events/enable", val, sizeof(val)));
+		EXPECT_EQ('1', val[0]);
+		make_syscalls();
+		after = events_written_all();
+		/* 1000 getppid() calls: at least 2000 sys_enter/sys_exit. */
+		EXPECT_LE(before + 2000, after);
+		ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/sched/enable", "0"));
+		ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "0"));
+		ASSERT_LT(0, tu_read_file(TRING_DIR "/events/enable", val, sizeof(val)));
+		EXPECT_EQ('0', val[0]);
+		before = events_written_all();
+		make_syscalls();
+		EXPECT_EQ(before, events_written_all());
+	}
 }
 
 TEST(big_buffer)
