@@ -137,7 +137,7 @@ EOP
 	echo "in each of 3 rounds, and the highest rate up to which no round lost any:"
 	rates=$(awk '$1 == "sustain" && $4 == "written" { print $3 }' "$f" | awk '!s[$0]++' | tr '\n' ' ')
 	printf '%-16s' reader
-	for rt in $rates; do printf '%22s' "$( [ "$rt" = 0 ] && echo "full speed" || echo "$rt/s")"; done
+	for rt in $rates; do printf ' %25s' "$( [ "$rt" = 0 ] && echo "full speed" || echo "$rt/s")"; done
 	printf '%18s\n' 'no loss up to'
 	for rd in tring-record ftrace_splice ftrace_mmap; do
 		grep -q "^sustain $rd [0-9]* written" "$f" || continue
@@ -147,7 +147,7 @@ EOP
 		for rt in $rates; do
 			lost=$(awk -v rd="$rd" -v rt="$rt" '$1 == "sustain" && $2 == rd && $3 == rt { printf "%s%s", sep, $11; sep = "," }' "$f")
 			got=$(awk -v rd="$rd" -v rt="$rt" '$1 == "sustain" && $2 == rd && $3 == rt && $9 > 0 { print ($5 + $7) / $9 * 1000 }' "$f" | median)
-			printf '%22s' "$lost @$(printf '%.2f' "${got:-0}")M"
+			printf ' %25s' "$lost @$(printf '%.2f' "${got:-0}")M"
 			# Rates go up (full speed last): stop at the first loss.
 			if echo ",$lost," | grep -qE ',[1-9]'; then
 				clean=0
@@ -162,7 +162,8 @@ done
 
 echo
 echo "== Native (user-space twin on this machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')) =="
-if make -C "$top/tools/testing/tring" -s O="$B/twin" bench >"$OUT/native-$stamp.txt" 2>&1; then
+if make -C "$top/tools/testing/tring" -s O="$B/twin" bench >"$OUT/native-$stamp.txt" 2>&1 &&
+   make -C "$top/tools/testing/tring" -s O="$B/twin" callgrind >>"$OUT/native-$stamp.txt" 2>&1; then
 	cat "$OUT/native-$stamp.txt"
 else
 	echo "(the twin's benchmark failed: $OUT/native-$stamp.txt)"

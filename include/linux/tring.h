@@ -51,6 +51,12 @@
  */
 #define TRING_TS_FORCE_EXT	BIT_ULL(63)
 
+/*
+ * struct tring_cpu.cur_pos when the cache describes no sub-buffer: no
+ * record can end in the sub-buffer it would name.
+ */
+#define TRING_NO_POS		(~0UL)
+
 /* Buffer attribute flags (struct tring_buffer_attr.flags). */
 #define TRING_OVERWRITE		BIT(0)
 
@@ -74,9 +80,12 @@
  *
  * Writers find the physical sub-buffer of a slot's open lap in @map: it
  * cannot change while the lap is open (a claim changes only the tag, and
- * the reader swaps only completed laps). A cached copy of it could be
- * stored late by a writer interrupted for a whole lap of the ring, after
- * a newer lap's claim, and point writers into the reader's sub-buffer.
+ * the reader swaps only completed laps). The per-CPU copy the fast path
+ * uses (struct tring_cpu.cur_addr) is keyed by the absolute stream
+ * position of the sub-buffer, not by the slot: a copy stored late, by a
+ * writer interrupted while the ring moved on, names a sub-buffer no
+ * record can be reserved in again, so it never points a writer into a
+ * later lap's sub-buffer or into the reader's.
  */
 struct tring_slot {
 	local_t commit;
@@ -98,13 +107,26 @@ struct tring_buffer;
  *	reserved; never newer than the event that precedes the next one in
  *	the stream, and never lowered by a writer. TRING_TS_FORCE_EXT set
  *	when that event is unknown. Writers on this CPU only.
- * @va: kernel mapping of the physical sub-buffers, contiguous.
- * @slots: the ring's slots.
+ * @cur_pos: stream position where the sub-buffer that @cur_addr and
+ *	@cur_slot describe starts, or TRING_NO_POS. The three are a cache
+ *	of what tring_reserve() would otherwise compute from @slots and the
+ *	slot's map: written only by tring_reserve_slow() on this CPU, for
+ *	the sub-buffer it has just reserved a record in, @cur_pos first
+ *	set to TRING_NO_POS and last to the new value; read by
+ *	tring_reserve() between its read of @offset and its cmpxchg, so
+ *	that a successful cmpxchg proves them unchanged since @offset was
+ *	read. See tring_cache_set().
+ * @cur_addr: the address of stream position 0 if the whole stream were
+ *	laid out like the sub-buffer at @cur_pos: a record at position p
+ *	in that sub-buffer is at @cur_addr + p.
+ * @cur_slot: the slot of the sub-buffer at @cur_pos.
  * @subbuf_size: bytes per sub-buffer (power of two).
  * @subbuf_mask: @subbuf_size - 1.
- * @slot_mask: number of slots - 1 (a power of two).
- * @subbuf_shift: log2(@subbuf_size).
  * @clock: TRING_CLOCK_* timestamp source.
+ * @subbuf_shift: log2(@subbuf_size).
+ * @va: kernel mapping of the physical sub-buffers, contiguous.
+ * @slots: the ring's slots.
+ * @slot_mask: number of slots - 1 (a power of two).
  * @lap_shift: log2 of the ring's bytes: position >> @lap_shift is a lap.
  * @overwrite: flight-recorder mode.
  * @cpu: the CPU this ring belongs to.
@@ -144,14 +166,17 @@ struct tring_buffer;
 struct tring_cpu {
 	local_t offset;
 	u64 last_ts;
-	void *va;
-	struct tring_slot *slots;
+	unsigned long cur_pos;
+	unsigned long cur_addr;
+	struct tring_slot *cur_slot;
 	unsigned long subbuf_size;
 	unsigned long subbuf_mask;
-	unsigned long slot_mask;
-	unsigned int subbuf_shift;
 	unsigned int clock;
+	unsigned int subbuf_shift;
 
+	void *va;
+	struct tring_slot *slots;
+	unsigned long slot_mask;
 	unsigned int lap_shift;
 	bool overwrite;
 	unsigned int cpu;
@@ -425,7 +450,8 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 					 struct tring_res *res)
 {
 	unsigned long need = TRING_EVENT_HEADER_SIZE + tring_payload_room(len);
-	unsigned long old, hlen;
+	unsigned long old, hlen, addr;
+	struct tring_slot *slot;
 	struct tring_cpu *cb;
 	u64 ts, last;
 	long pos;
@@ -448,18 +474,30 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		if (unlikely(ts - last >= BIT_ULL(TRING_TS_BITS)))
 			goto slow;
 		/*
-		 * At a sub-buffer start, or not ending before its end: then
-		 * old - 1 and old + need lie in different sub-buffers.
+		 * The record must end in the sub-buffer the cache describes.
+		 * That also keeps it off a sub-buffer's first bytes: the
+		 * cache names a sub-buffer only once a record is reserved in
+		 * it, after its packet header. The cache is read after
+		 * @offset: if the cmpxchg succeeds, no nested writer changed
+		 * it in between (only a writer that reserved changes it).
 		 */
-		if (unlikely(((old - 1) ^ (old + need)) > cb->subbuf_mask))
+		if (unlikely((READ_ONCE(cb->cur_pos) ^ (old + need)) >
+			     cb->subbuf_mask))
 			goto slow;
+		addr = READ_ONCE(cb->cur_addr);
+		slot = READ_ONCE(cb->cur_slot);
 	} while (unlikely(local_cmpxchg(&cb->offset, old, old + need) != old));
 	/*
 	 * Unless a writer nested here since we read last_ts changed it: it
 	 * wrote a newer time, or gave a record back; keep what it wrote.
 	 */
 	cmpxchg_local(&cb->last_ts, last, ts);
-	tring_res_init(cb, res, old, need, TRING_EVENT_HEADER_SIZE);
+	res->cb = cb;
+	res->slot = slot;
+	res->rec = (void *)(addr + old);
+	res->data = res->rec + TRING_EVENT_HEADER_SIZE;
+	res->pos = old;
+	res->len = need;
 	*(u32 *)res->rec = id | (u32)ts << TRING_ID_BITS;
 	goto zero_tail;
 slow:

@@ -300,6 +300,38 @@ static void tring_write_header(void *rec, unsigned int hlen,
 	memcpy(&w[2], &ts, sizeof(ts));
 }
 
+/*
+ * Point the fast path's cache (struct tring_cpu.cur_pos) at the
+ * sub-buffer @packet, in ring slot @slot, that holds position @pos, where
+ * the caller has just reserved a record: that slot's map cannot change
+ * before the record is committed. Only writers on this CPU read the
+ * cache, and one nested in here sees the stores in program order:
+ * TRING_NO_POS first, so it never sees a valid position with another
+ * sub-buffer's address. A caller interrupted here for long may store a
+ * sub-buffer the stream has left; no record can be reserved there again,
+ * so the cache is only useless until the next slow path stores the
+ * current one.
+ */
+static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
+			    struct tring_slot *slot, void *packet)
+{
+	unsigned long start = pos & ~cb->subbuf_mask;
+
+	if (READ_ONCE(cb->cur_pos) == start)
+		return;
+	WRITE_ONCE(cb->cur_pos, TRING_NO_POS);
+	/*
+	 * Compiler barriers: every reader of the cache runs on this CPU
+	 * (nested in us or after us); they order these stores for the
+	 * reads in tring_reserve(), cur_pos first, then the other two.
+	 */
+	barrier();
+	WRITE_ONCE(cb->cur_addr, (unsigned long)packet - start);
+	WRITE_ONCE(cb->cur_slot, slot);
+	barrier();
+	WRITE_ONCE(cb->cur_pos, start);
+}
+
 /**
  * tring_reserve_slow - the out-of-line part of tring_reserve()
  * @cb: this CPU's ring; preemption is disabled.
@@ -319,6 +351,7 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 {
 	unsigned long room = tring_payload_room(len);
 	unsigned long old, rel, begin, boundary = 0, max = cb->max_payload;
+	struct tring_packet_header *packet;
 	struct tring_slot *slot;
 	u64 ts, last, losses = 0;
 	unsigned int hlen;
@@ -381,8 +414,10 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 	}
 
 	slot = tring_slot_at(cb, begin);
-	rec = (void *)tring_slot_packet(cb, slot) + (begin & cb->subbuf_mask);
+	packet = tring_slot_packet(cb, slot);
+	rec = (void *)packet + (begin & cb->subbuf_mask);
 	tring_write_header(rec, hlen, id, ts);
+	tring_cache_set(cb, begin, slot, packet);
 	return hlen == TRING_EVENT_HEADER_SIZE ? begin : begin | TRING_POS_EXT;
 }
 EXPORT_SYMBOL_GPL(tring_reserve_slow);
@@ -830,6 +865,7 @@ static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
 	cb->subbuf_size = attr->subbuf_size;
 	cb->subbuf_mask = attr->subbuf_size - 1;
 	cb->subbuf_shift = ilog2(attr->subbuf_size);
+	cb->cur_pos = TRING_NO_POS;
 	cb->slot_mask = nslots - 1;
 	cb->lap_shift = cb->subbuf_shift + ilog2(nslots);
 	cb->clock = attr->clock;

@@ -1721,6 +1721,88 @@ static void t_nested_in_open(void)
 }
 
 /*
+ * The fast path's cache of the current sub-buffer (cb->cur_pos). First a
+ * stale store: a writer opening packet 1 is interrupted right after its
+ * cmpxchg, the nested writer fills packet 1 and moves on to packet 2,
+ * then the opener stores packet 1 in the cache, late. The next record
+ * must take the slow path and store packet 2. Then a nested writer right
+ * after the fast path reads the cache, that crosses into packet 3: the
+ * interrupted writer's cmpxchg fails and it looks again. Every record
+ * lands where its position says, in order.
+ */
+static void cache_read_hook(void *arg)
+{
+	twin_raise(1);
+}
+
+static void t_cache(void)
+{
+	struct tring_buffer *buf = mk(8, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i, n, tail;
+
+	nest_buf = buf;
+	nlens = 0;
+	set_len(2, 60);
+	set_len(3, 60);
+	for (i = 0; i < per; i++)
+		check_eq(wr_seq(buf, 2, 60, i), 0);
+	check_eq(cb->cur_pos, 0);
+	open_nested = per + 3;	/* fills packet 1, spills into 2 */
+	twin_irq_fn[1] = open_nested_fn;
+	twin_watch(&cb->offset, 0, open_hook, NULL);
+	check_eq(wr_seq(buf, 2, 60, per), 0);	/* opens packet 1 */
+	check(!twin_watch_pending(), "watch did not fire");
+	/* The opener stored its packet after the nested writer's. */
+	check_eq(cb->cur_pos, SB);
+	check_eq(local_read(&cb->offset) / SB, 2);
+	check_eq(wr_seq(buf, 2, 60, 2000), 0);	/* slow path: stores packet 2 */
+	check_eq(cb->cur_pos, 2 * SB);
+	n = per + 1 + open_nested + 1;
+
+	/*
+	 * Packet 2 holds the 4 spilled records and 2000: fill it but one
+	 * record, then nest at the cache read.
+	 */
+	tail = per - 6;
+	for (i = 0; i < tail; i++)
+		check_eq(wr_seq(buf, 2, 60, 3000 + i), 0);
+	n += tail;
+	open_nested = 2;	/* the last record of packet 2, the first of 3 */
+	twin_watch(&cb->cur_pos, 0, cache_read_hook, NULL);
+	check_eq(wr_seq(buf, 2, 60, 4000), 0);
+	check(!twin_watch_pending(), "watch did not fire");
+	twin_irq_fn[1] = NULL;
+	n += 1 + open_nested;
+	check_eq(cb->cur_pos, 3 * SB);
+	check_eq(wr_seq(buf, 2, 60, 5000), 0);	/* fast path in packet 3 */
+	n++;
+	tring_cpu_flush(cb);
+	rd_reset();
+	check_eq(rd_all(cb), 4);
+	check_eq(R.nev, n);
+	check_packet_order(true);
+	for (i = 0; i < per; i++)
+		check_eq(ev_seq(i), i);
+	/* The opener's record first: it reserved before the nested ones. */
+	check_eq(ev_seq(per), per);
+	for (i = 0; i < per + 3; i++)
+		check_eq(ev_seq(per + 1 + i), 1000 + i);
+	check_eq(ev_seq(2 * per + 4), 2000);
+	for (i = 0; i < tail; i++)
+		check_eq(ev_seq(2 * per + 5 + i), 3000 + i);
+	/* At the cache read the nested writer ran first: its two, then ours. */
+	check_eq(ev_seq(n - 4), 1000);
+	check_eq(ev_seq(n - 3), 1001);
+	check_eq(ev_seq(n - 2), 4000);
+	check_eq(ev_seq(n - 1), 5000);
+	check_eq(R.pk[2].nev, per);
+	check_eq(R.pk[3].nev, 3);
+	check_eq(tring_cpu_losses(cb), 0);
+	tring_buffer_free(buf);
+}
+
+/*
  * Overwrite mode: a nested writer right after a writer's claim of a slot
  * for a new lap (its cmpxchg on slot->map), before it reads the number of
  * events it overwrote. The nested writer fills and delivers the
@@ -1955,6 +2037,7 @@ int main(void)
 		  "tring_cpu_wait() woken by a flush delivered late" },
 		{ t_nesting_deep, "5 contexts nested between reserve/commit" },
 		{ t_nested_in_open, "nested writer/flush inside a switch" },
+		{ t_cache, "the fast path's sub-buffer cache: late store, nesting" },
 		{ t_stale_claim,
 	  "overwrite: a claimer interrupted for a lap never writes into the reader's sub-buffer" },
 	{ t_discarded_monotonic,
