@@ -1670,6 +1670,19 @@ static void open_flush_hook(void *arg)
 	tring_cpu_flush(arg);
 }
 
+/* Fill packet 0 with @per 60-byte records 0.. for a nested writer test. */
+static void fill_packet0(struct tring_buffer *buf, unsigned long per)
+{
+	unsigned long i;
+
+	nest_buf = buf;
+	nlens = 0;
+	set_len(2, 60);
+	set_len(3, 60);
+	for (i = 0; i < per; i++)
+		check_eq(wr_seq(buf, 2, 60, i), 0);
+}
+
 static void t_nested_in_open(void)
 {
 	unsigned long per = per_subbuf(rec_size(60)), i;
@@ -1680,12 +1693,7 @@ static void t_nested_in_open(void)
 		struct tring_cpu *cb = twin_cb(buf, 0);
 		unsigned long t_open;
 
-		nest_buf = buf;
-		nlens = 0;
-		set_len(2, 60);
-		set_len(3, 60);
-		for (i = 0; i < per; i++)
-			check_eq(wr_seq(buf, 2, 60, i), 0);
+		fill_packet0(buf, per);
 		twin_irq_fn[1] = open_nested_fn;
 		twin_watch(&cb->offset, 0, flush ? open_flush_hook : open_hook,
 			   cb);
@@ -1741,12 +1749,7 @@ static void t_cache(void)
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned long per = per_subbuf(rec_size(60)), i, n, tail;
 
-	nest_buf = buf;
-	nlens = 0;
-	set_len(2, 60);
-	set_len(3, 60);
-	for (i = 0; i < per; i++)
-		check_eq(wr_seq(buf, 2, 60, i), 0);
+	fill_packet0(buf, per);
 	check_eq(cb->cur_pos, 0);
 	open_nested = per + 3;	/* fills packet 1, spills into 2 */
 	twin_irq_fn[1] = open_nested_fn;
