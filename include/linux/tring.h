@@ -52,10 +52,12 @@
 #define TRING_TS_FORCE_EXT	BIT_ULL(63)
 
 /*
- * struct tring_cpu.cur_pos when the cache describes no sub-buffer: no
- * record can end in the sub-buffer it would name.
+ * struct tring_cpu.cur_pos when the cache describes no sub-buffer, and
+ * while a writer updates it: no record can end in the sub-buffer either
+ * would name.
  */
 #define TRING_NO_POS		(~0UL)
+#define TRING_BUSY_POS		(~1UL)
 
 /* Buffer attribute flags (struct tring_buffer_attr.flags). */
 #define TRING_OVERWRITE		BIT(0)
@@ -108,14 +110,15 @@ struct tring_buffer;
  *	the stream, and never lowered by a writer. TRING_TS_FORCE_EXT set
  *	when that event is unknown. Writers on this CPU only.
  * @cur_pos: stream position where the sub-buffer that @cur_addr and
- *	@cur_slot describe starts, or TRING_NO_POS. The three are a cache
- *	of what tring_reserve() would otherwise compute from @slots and the
- *	slot's map: written only by tring_reserve_slow() on this CPU, for
- *	the sub-buffer it has just reserved a record in, @cur_pos first
- *	set to TRING_NO_POS and last to the new value; read by
- *	tring_reserve() between its read of @offset and its cmpxchg, so
- *	that a successful cmpxchg proves them unchanged since @offset was
- *	read. See tring_cache_set().
+ *	@cur_slot describe starts, TRING_NO_POS, or TRING_BUSY_POS during
+ *	an update. The three are a cache of what tring_reserve() would
+ *	otherwise compute from @slots and the slot's map: written only by
+ *	tring_reserve_slow() on this CPU, for the sub-buffer it has just
+ *	reserved a record in, after taking @cur_pos to TRING_BUSY_POS with
+ *	cmpxchg_local() (writers nested in an update leave it alone), and
+ *	@cur_pos last; read by tring_reserve() between its read of @offset
+ *	and its cmpxchg, so that a successful cmpxchg proves them unchanged
+ *	since @offset was read. See tring_cache_set().
  * @cur_addr: the address of stream position 0 if the whole stream were
  *	laid out like the sub-buffer at @cur_pos: a record at position p
  *	in that sub-buffer is at @cur_addr + p.
@@ -479,7 +482,10 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		 * cache names a sub-buffer only once a record is reserved in
 		 * it, after its packet header. The cache is read after
 		 * @offset: if the cmpxchg succeeds, no nested writer changed
-		 * it in between (only a writer that reserved changes it).
+		 * it in between. Only a writer that reserved changes it; one
+		 * that gave its record back may have restored @offset, but
+		 * then its record began at @old in a sub-buffer already open,
+		 * whose entry it can only have stored again unchanged.
 		 */
 		if (unlikely((READ_ONCE(cb->cur_pos) ^ (old + need)) >
 			     cb->subbuf_mask))

@@ -304,30 +304,38 @@ static void tring_write_header(void *rec, unsigned int hlen,
  * Point the fast path's cache (struct tring_cpu.cur_pos) at the
  * sub-buffer @packet, in ring slot @slot, that holds position @pos, where
  * the caller has just reserved a record: that slot's map cannot change
- * before the record is committed. Only writers on this CPU read the
- * cache, and one nested in here sees the stores in program order:
- * TRING_NO_POS first, so it never sees a valid position with another
- * sub-buffer's address. A caller interrupted here for long may store a
- * sub-buffer the stream has left; no record can be reserved there again,
- * so the cache is only useless until the next slow path stores the
- * current one.
+ * before the record is committed.
+ *
+ * The update is exclusive: it takes the cache by moving cur_pos to
+ * TRING_BUSY_POS with a local cmpxchg, and a writer nested in it neither
+ * uses the cache (the position matches no record) nor updates it. Without
+ * that, a nested writer could store a whole entry between our stores and
+ * leave its valid position paired with our address. A caller interrupted
+ * before the cmpxchg by a writer that updated the cache gives up: that
+ * entry is newer. A caller interrupted after it may store a sub-buffer
+ * the stream has since left; no record can be reserved there again, so
+ * the entry is only useless until the next slow path stores the current
+ * one.
  */
 static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 			    struct tring_slot *slot, void *packet)
 {
 	unsigned long start = pos & ~cb->subbuf_mask;
+	unsigned long v = READ_ONCE(cb->cur_pos);
 
-	if (READ_ONCE(cb->cur_pos) == start)
+	/* Up to date, or a writer we interrupted is updating it. */
+	if (v == start || v == TRING_BUSY_POS)
 		return;
-	WRITE_ONCE(cb->cur_pos, TRING_NO_POS);
-	/*
-	 * Compiler barriers: every reader of the cache runs on this CPU
-	 * (nested in us or after us); they order these stores for the
-	 * reads in tring_reserve(), cur_pos first, then the other two.
-	 */
-	barrier();
+	if (cmpxchg_local(&cb->cur_pos, v, TRING_BUSY_POS) != v)
+		return;
 	WRITE_ONCE(cb->cur_addr, (unsigned long)packet - start);
 	WRITE_ONCE(cb->cur_slot, slot);
+	/*
+	 * Compiler barrier: every reader of the cache runs on this CPU,
+	 * nested in us or after us. The address and slot are stored before
+	 * the position that makes them valid, which tring_reserve() reads
+	 * first.
+	 */
 	barrier();
 	WRITE_ONCE(cb->cur_pos, start);
 }

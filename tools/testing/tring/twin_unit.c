@@ -1806,6 +1806,88 @@ static void t_cache(void)
 }
 
 /*
+ * A writer nested in a cache update (tring_cache_set()) neither uses nor
+ * updates the cache. The opener of packet 3, in the ring's last slot, is
+ * interrupted right after it takes the cache: the nested writer fills
+ * packet 3 and spills into packet 4 (slot 0 again); a second one writes
+ * right after the opener stores the slot, before it stores the position.
+ * Had the first stored its entry, the second would pair packet 4's
+ * position with packet 3's address and slot: a record past the end of
+ * the ring, and a slot that never completes.
+ */
+static struct tring_cpu *busy_cb;
+
+static void busy_second_fn(int level)
+{
+	check_eq(busy_cb->cur_pos, TRING_BUSY_POS);
+	check_eq(wr_seq(nest_buf, 3, 60, 9999), 0);
+}
+
+static void busy_second_hook(void *arg)
+{
+	twin_raise(1);
+}
+
+static void busy_first_fn(int level)
+{
+	int i;
+
+	for (i = 0; i < open_nested; i++)
+		check_eq(wr_seq(nest_buf, 3, 60, 1000 + i), 0);
+	check_eq(busy_cb->cur_pos, TRING_BUSY_POS);
+	twin_irq_fn[1] = busy_second_fn;
+	twin_watch(&busy_cb->cur_slot, 0, busy_second_hook, NULL);
+}
+
+/* At each access to cur_pos, until the opener has taken the cache. */
+static void busy_hook(void *arg)
+{
+	if (__atomic_load_n(&busy_cb->cur_pos, __ATOMIC_RELAXED) ==
+	    TRING_BUSY_POS)
+		twin_raise(1);
+	else
+		twin_watch(&busy_cb->cur_pos, 0, busy_hook, NULL);
+}
+
+static void t_cache_busy(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i, n;
+
+	busy_cb = cb;
+	fill_packet0(buf, 3 * per);		/* packets 0, 1 and 2 */
+	check_eq(rd_take(cb, 2), 2);		/* room for packet 4 */
+	open_nested = per + 3;			/* fills packet 3, spills */
+	twin_irq_fn[1] = busy_first_fn;
+	twin_watch(&cb->cur_pos, 0, busy_hook, NULL);
+	check_eq(wr_seq(buf, 2, 60, 3 * per), 0);	/* opens packet 3 */
+	check(!twin_watch_pending(), "watch did not fire");
+	twin_irq_fn[1] = NULL;
+	/* The opener's entry, stored last, is stale; the next one mends it. */
+	check_eq(cb->cur_pos, 3 * SB);
+	for (i = 0; i < 10; i++)
+		check_eq(wr_seq(buf, 2, 60, 7000 + i), 0);
+	check_eq(cb->cur_pos, 4 * SB);
+	tring_cpu_flush(cb);
+	rd_reset();
+	check_eq(rd_all(cb), 3);		/* packets 2, 3 and 4 */
+	n = per + 1 + open_nested + 1 + 10;
+	check_eq(R.nev, n);
+	check_packet_order(true);
+	for (i = 0; i < per; i++)
+		check_eq(ev_seq(i), 2 * per + i);
+	check_eq(ev_seq(per), 3 * per);
+	for (i = 0; i < (unsigned long)open_nested; i++)
+		check_eq(ev_seq(per + 1 + i), 1000 + i);
+	check_eq(ev_seq(per + 1 + open_nested), 9999);
+	for (i = 0; i < 10; i++)
+		check_eq(ev_seq(n - 10 + i), 7000 + i);
+	check_eq(tring_cpu_losses(cb), 0);
+	tring_buffer_free(buf);
+}
+
+/*
  * Overwrite mode: a nested writer right after a writer's claim of a slot
  * for a new lap (its cmpxchg on slot->map), before it reads the number of
  * events it overwrote. The nested writer fills and delivers the
@@ -2041,6 +2123,7 @@ int main(void)
 		{ t_nesting_deep, "5 contexts nested between reserve/commit" },
 		{ t_nested_in_open, "nested writer/flush inside a switch" },
 		{ t_cache, "the fast path's sub-buffer cache: late store, nesting" },
+		{ t_cache_busy, "writers nested in a cache update leave it alone" },
 		{ t_stale_claim,
 	  "overwrite: a claimer interrupted for a lap never writes into the reader's sub-buffer" },
 	{ t_discarded_monotonic,

@@ -68,7 +68,8 @@ bool twin_alloc_should_fail(void);
 #ifdef TWIN_HOOKS
 /*
  * Interleaving hooks, for tests only (never in the benchmark build): when
- * a cmpxchg on the watched address succeeds, or a READ_ONCE() reads it,
+ * a cmpxchg on the watched address succeeds, or a READ_ONCE() reads it or
+ * a WRITE_ONCE() writes it,
  * twin_watch_fire() runs the test's callback once, right there, as if an
  * interrupt (or another CPU) had acted just after the instruction. The
  * callback usually raises a signal whose handler is a nested writer.

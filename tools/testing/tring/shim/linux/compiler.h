@@ -5,8 +5,9 @@
  * READ_ONCE()/WRITE_ONCE() are relaxed C11 atomic accesses: the same
  * single load or store as the kernel's volatile access on x86-64, and
  * the sanitizers know they are meant to race. The core uses them on
- * scalars only. In test builds (TWIN_HOOKS) a READ_ONCE() of the watched
- * address is an interleaving point, like a successful cmpxchg.
+ * scalars only. In test builds (TWIN_HOOKS) a READ_ONCE() or WRITE_ONCE()
+ * of the watched address is an interleaving point, like a successful
+ * cmpxchg.
  */
 #ifndef _TWIN_LINUX_COMPILER_H
 #define _TWIN_LINUX_COMPILER_H
@@ -45,7 +46,15 @@
 #else
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
 #endif
+#ifdef TWIN_HOOKS
+/* Test builds: and right after a WRITE_ONCE(). */
+#define WRITE_ONCE(x, val) do {						\
+	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED);		\
+	TWIN_WATCH(&(x), 1);						\
+} while (0)
+#else
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
 
 #define container_of(ptr, type, member)					\
 	((type *)((char *)(ptr) - offsetof(type, member)))
