@@ -116,9 +116,9 @@ struct tring_buffer;
  *	tring_reserve_slow() on this CPU, for the sub-buffer it has just
  *	reserved a record in, after taking @cur_pos to TRING_BUSY_POS with
  *	cmpxchg_local() (writers nested in an update leave it alone), and
- *	@cur_pos last; read by tring_reserve() between its read of @offset
- *	and its cmpxchg, so that a successful cmpxchg proves them unchanged
- *	since @offset was read. See tring_cache_set().
+ *	@cur_pos last, moving only forward; read by tring_reserve()
+ *	between its read of @offset and its cmpxchg, which fails if they
+ *	changed after being read. See tring_cache_set().
  * @cur_addr: the address of stream position 0 if the whole stream were
  *	laid out like the sub-buffer at @cur_pos: a record at position p
  *	in that sub-buffer is at @cur_addr + p.
@@ -481,11 +481,11 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		 * That also keeps it off a sub-buffer's first bytes: the
 		 * cache names a sub-buffer only once a record is reserved in
 		 * it, after its packet header. The cache is read after
-		 * @offset: if the cmpxchg succeeds, no nested writer changed
-		 * it in between. Only a writer that reserved changes it; one
-		 * that gave its record back may have restored @offset, but
-		 * then its record began at @old in a sub-buffer already open,
-		 * whose entry it can only have stored again unchanged.
+		 * @offset: once it names the sub-buffer of @old + @need, only
+		 * a reservation in another sub-buffer can change it, and that
+		 * moves @offset past @old for good (a record given back was
+		 * reserved after its sub-buffer's header), so the cmpxchg
+		 * fails.
 		 */
 		if (unlikely((READ_ONCE(cb->cur_pos) ^ (old + need)) >
 			     cb->subbuf_mask))

@@ -310,12 +310,14 @@ static void tring_write_header(void *rec, unsigned int hlen,
  * TRING_BUSY_POS with a local cmpxchg, and a writer nested in it neither
  * uses the cache (the position matches no record) nor updates it. Without
  * that, a nested writer could store a whole entry between our stores and
- * leave its valid position paired with our address. A caller interrupted
- * before the cmpxchg by a writer that updated the cache gives up: that
- * entry is newer. A caller interrupted after it may store a sub-buffer
- * the stream has since left; no record can be reserved there again, so
- * the entry is only useless until the next slow path stores the current
- * one.
+ * leave its valid position paired with our address. Entries only move
+ * forward: a caller that finds a newer entry (stored by a writer nested
+ * in it since its reservation) leaves it, and so does one whose cmpxchg
+ * loses to such a writer. Positions never come back, so the cmpxchg has
+ * no ABA. A caller interrupted after its cmpxchg may still store a
+ * sub-buffer the stream has since left; no record can be reserved there
+ * again, so that entry is only useless until the next slow path stores
+ * the current one.
  */
 static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 			    struct tring_slot *slot, void *packet)
@@ -323,11 +325,18 @@ static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 	unsigned long start = pos & ~cb->subbuf_mask;
 	unsigned long v = READ_ONCE(cb->cur_pos);
 
-	/* Up to date, or a writer we interrupted is updating it. */
-	if (v == start || v == TRING_BUSY_POS)
+	/*
+	 * Current or newer, or TRING_BUSY_POS: a writer we interrupted is
+	 * updating it.
+	 */
+	if (v >= start && v != TRING_NO_POS)
 		return;
 	if (cmpxchg_local(&cb->cur_pos, v, TRING_BUSY_POS) != v)
 		return;
+	/*
+	 * These stores cannot move above the cmpxchg: they depend on the
+	 * branch on its result.
+	 */
 	WRITE_ONCE(cb->cur_addr, (unsigned long)packet - start);
 	WRITE_ONCE(cb->cur_slot, slot);
 	/*
