@@ -47,6 +47,7 @@
 #include <linux/workqueue.h>
 
 #include <linux/tring.h>
+#include "tring_cmd.h"
 #include "tring_compat.h"
 #include "tring_test.h"
 
@@ -502,11 +503,9 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 	char s[96];
 	int ret;
 
-	if (!count || count >= sizeof(s))
-		return -EINVAL;
-	if (copy_from_user(s, ubuf, count))
-		return -EFAULT;
-	s[count] = '\0';
+	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
+	if (ret)
+		return ret;
 	mutex_lock(&bench_lock);
 	ret = bench_parse(strim(s), &bench_cur);
 	if (!ret)
@@ -603,11 +602,9 @@ static ssize_t bench_fill_write(struct file *file, const char __user *ubuf,
 	char s[64], target[8];
 	long ret;
 
-	if (!count || count >= sizeof(s))
-		return -EINVAL;
-	if (copy_from_user(s, ubuf, count))
-		return -EFAULT;
-	s[count] = '\0';
+	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
+	if (ret)
+		return ret;
 	mutex_lock(&bench_lock);
 	ret = -EINVAL;
 	bench_fill_state.rate = 0;

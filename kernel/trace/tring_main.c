@@ -29,6 +29,7 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
+#include "tring_cmd.h"
 #include "tring_events.h"
 #include "tring_fs.h"
 
@@ -184,11 +185,11 @@ static ssize_t tring_knob_write(struct file *file, const char __user *ubuf,
 	char s[32];
 	int ret;
 
-	if (*ppos || !count || count >= sizeof(s))
+	if (*ppos)
 		return -EINVAL;
-	if (copy_from_user(s, ubuf, count))
-		return -EFAULT;
-	s[count] = '\0';
+	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
+	if (ret)
+		return ret;
 	mutex_lock(&tring_config_lock);
 	attr = tring_default_attr;
 	ret = tring_knob_parse(knob, strim(s), &attr);

@@ -29,6 +29,7 @@
 #include <linux/workqueue.h>
 
 #include <linux/tring.h>
+#include "tring_cmd.h"
 #include "tring_test.h"
 #include "tring_test_mod.h"
 
@@ -112,18 +113,6 @@ static int tring_test_batch(struct tring_test_batch *b)
 	return ret;
 }
 
-/* Copy a short command from user space, NUL-terminated. */
-static int tring_test_cmd(char *s, size_t n, const char __user *ubuf,
-			  size_t count)
-{
-	if (!count || count >= n)
-		return -EINVAL;
-	if (copy_from_user(s, ubuf, count))
-		return -EFAULT;
-	s[count] = '\0';
-	return 0;
-}
-
 static ssize_t tring_test_write(struct file *file, const char __user *ubuf,
 				size_t count, loff_t *ppos)
 {
@@ -131,7 +120,7 @@ static ssize_t tring_test_write(struct file *file, const char __user *ubuf,
 	char s[64];
 	int ret;
 
-	ret = tring_test_cmd(s, sizeof(s), ubuf, count);
+	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
 	if (ret)
 		return ret;
 	if (sscanf(s, "%u %lu %u %llu", &b.cpu, &b.count, &b.len, &b.seq) < 3)
@@ -235,7 +224,7 @@ static ssize_t tring_test_instance_write(struct file *file,
 	char s[96];
 	int ret;
 
-	ret = tring_test_cmd(s, sizeof(s), ubuf, count);
+	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
 	if (ret)
 		return ret;
 	mutex_lock(&tring_test_lock);

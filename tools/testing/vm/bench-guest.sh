@@ -105,18 +105,26 @@ read_tring() {
 	rm -rf /tmp/rec /tmp/dd
 }
 
+# ftrace_start KB: an empty ftrace buffer of KB per CPU, discard mode, with
+# only the tring_bench event enabled; fails if the kernel lacks the event.
+ftrace_start() {
+	local tr=/sys/kernel/tracing
+
+	[ -d $tr/events/tring_bench ] || return 1
+	echo 0 >$tr/tracing_on
+	echo >$tr/trace
+	echo "$1" >$tr/buffer_size_kb
+	echo 0 >$tr/options/overwrite
+	echo 1 >$tr/events/tring_bench/enable
+	echo 1 >$tr/tracing_on
+}
+
 # ftrace: the same events through the tring_bench:tring_bench_event trace
 # event into ftrace's buffer, drained by ftrace_read MODE.
 read_ftrace() {
 	local mode=$1 tr=/sys/kernel/tracing
 
-	[ -d $tr/events/tring_bench ] || return
-	echo 0 >$tr/tracing_on
-	echo >$tr/trace
-	echo 16384 >$tr/buffer_size_kb
-	echo 0 >$tr/options/overwrite
-	echo 1 >$tr/events/tring_bench/enable
-	echo 1 >$tr/tracing_on
+	ftrace_start 16384 || return
 	echo "ftrace $FILL 0" >$B/fill
 	echo 0 >$tr/events/tring_bench/enable
 	if res=$(ftrace_read "$mode" 0 /tmp/ftrace 2>/dev/null); then
@@ -161,13 +169,7 @@ sustain_tring() {
 sustain_ftrace() {
 	local mode=$1 rate=$2 tr=/sys/kernel/tracing pid fill
 
-	[ -d $tr/events/tring_bench ] || return
-	echo 0 >$tr/tracing_on
-	echo >$tr/trace
-	echo 1024 >$tr/buffer_size_kb
-	echo 0 >$tr/options/overwrite
-	echo 1 >$tr/events/tring_bench/enable
-	echo 1 >$tr/tracing_on
+	ftrace_start 1024 || return
 	taskset 2 ftrace_read "$mode-follow" 0 /tmp/ftrace >/tmp/ftrace.res 2>/dev/null &
 	pid=$!
 	sleep 0.5
