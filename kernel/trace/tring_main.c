@@ -52,6 +52,14 @@ static struct dentry *tring_instances_dir;
 static DEFINE_MUTEX(tring_config_lock);
 static struct tring_buffer_attr tring_default_attr;
 static struct tring_instance *tring_default_inst;
+/*
+ * The buffer the probes and trace_marker write to. Published with
+ * rcu_assign_pointer() (pairs with rcu_dereference_sched() in the
+ * writers: the buffer's initialization before its use) at load and, under
+ * tring_config_lock, when a knob replaces the buffer; writers read it with
+ * preemption disabled, and a replaced buffer is freed only after
+ * synchronize_rcu() in tring_buffer_free().
+ */
 struct tring_buffer __rcu *tring_default_buf;
 
 /**
