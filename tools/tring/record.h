@@ -182,10 +182,45 @@ struct tr_rec {
 	bool status_shown;
 };
 
-/* record.c */
+#define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_MSEC	1000000ULL
+
+/* record.c: the run, signals, messages */
 int tr_main(int argc, char **argv, const struct tr_ops *ops);
 void tr_request_stop(void);
 extern volatile sig_atomic_t tr_stop_requests;
+void tr_msg(const char *level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tr_clear_status(void);
+void tr_status_dirty(void);
+int tr_join(char *dst, size_t n, const char *a, const char *b);
+
+#define tr_err(...)	tr_msg("error: ", __VA_ARGS__)
+#define tr_warn(...)	tr_msg("warning: ", __VA_ARGS__)
+#define tr_note(r, ...)	do { if (!(r)->opt.quiet) tr_msg("", __VA_ARGS__); } while (0)
+
+/* setup.c: environment, knobs, streams */
+int tr_check_environment(struct tr_rec *r);
+int tr_apply_knobs(struct tr_rec *r);
+int tr_open_streams(struct tr_rec *r);
+
+/* output.c: output directory, writes, metadata */
+int tr_prepare_output(struct tr_rec *r);
+int tr_create_outputs(struct tr_rec *r);
+int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count);
+int tr_copy_metadata(struct tr_rec *r, bool final);
+void tr_close_outputs(struct tr_rec *r);
+void tr_remove_output(struct tr_rec *r);
+
+/* loop.c: record loop and drain */
+void tr_record_loop(struct tr_rec *r);
+void tr_drain(struct tr_rec *r);
+
+/* summary.c: status line and summary */
+uint64_t tr_refresh_status(struct tr_rec *r);
+void tr_show_status(struct tr_rec *r, uint64_t now);
+void tr_print_summary(struct tr_rec *r);
+int tr_write_summary_file(struct tr_rec *r);
 
 /* options.c */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv);
