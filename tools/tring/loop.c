@@ -23,8 +23,7 @@ static void stream_failed(struct tr_rec *r, struct tr_cpu *c,
 	tr_err("cpu%u: %s failed: %s; no more data from this CPU",
 	       c->cpu, what, strerror(-err));
 	c->failed = true;
-	if (!r->exit_status)
-		r->exit_status = TR_EXIT_STREAM;
+	r->stream_error = true;
 }
 
 /* A sub-buffer must lie whole, aligned, inside the mapping. */
@@ -151,12 +150,24 @@ static int loop_timeout(struct tr_rec *r, uint64_t deadline, uint64_t now)
 	return t;
 }
 
-static void wait_failed(struct tr_rec *r, int err)
+/*
+ * Sleep until one of the first @n streams of r->set is readable, a
+ * signal comes or @timeout_ms passes. Return: how many are readable (0
+ * after a signal or the timeout), or -1 when waiting failed, which ends
+ * the loop and the drain alike.
+ */
+static int wait_streams(struct tr_rec *r, unsigned int n, int timeout_ms)
 {
-	tr_err("waiting for data failed: %s", strerror(-err));
-	r->stop = TR_STOP_STREAM;
-	if (!r->exit_status)
-		r->exit_status = TR_EXIT_STREAM;
+	int ret = r->ops->wait(r, r->set, n, timeout_ms);
+
+	if (ret == -EINTR)
+		return 0;
+	if (ret < 0) {
+		tr_err("waiting for data failed: %s", strerror(-ret));
+		r->stream_error = true;
+		return -1;
+	}
+	return ret;
 }
 
 /* Sleep until data, then save it; until a signal or the duration ends. */
@@ -174,9 +185,9 @@ void tr_record_loop(struct tr_rec *r)
 			r->stop = all_failed(r) ? TR_STOP_STREAM : TR_STOP_HANGUP;
 			break;
 		}
-		ret = r->ops->wait(r, r->set, n, loop_timeout(r, deadline, now));
-		if (ret < 0 && ret != -EINTR) {
-			wait_failed(r, ret);
+		ret = wait_streams(r, n, loop_timeout(r, deadline, now));
+		if (ret < 0) {
+			r->stop = TR_STOP_STREAM;
 			break;
 		}
 		for (i = 0; ret > 0 && i < n && !r->stop; i++) {
@@ -283,7 +294,7 @@ void tr_drain(struct tr_rec *r)
 {
 	unsigned int nwait;
 	uint64_t deadline, now;
-	int n, ret, t;
+	int n, t;
 
 	if (r->stop == TR_STOP_OUTPUT || r->stop == TR_STOP_STREAM) {
 		r->drain = TR_DRAIN_SKIPPED;
@@ -315,13 +326,8 @@ void tr_drain(struct tr_rec *r)
 			return;
 		}
 		t = ms_until(now, deadline);
-		ret = r->ops->wait(r, r->set, nwait,
-				   t < DRAIN_POLL_MS ? t : DRAIN_POLL_MS);
-		if (ret < 0 && ret != -EINTR) {
-			/* Keep the reason for stopping; the exit status tells. */
-			tr_err("waiting for data failed: %s", strerror(-ret));
-			if (!r->exit_status)
-				r->exit_status = TR_EXIT_STREAM;
+		/* Keep the reason for stopping; the exit status tells. */
+		if (wait_streams(r, nwait, t < DRAIN_POLL_MS ? t : DRAIN_POLL_MS) < 0) {
 			r->drain = TR_DRAIN_SKIPPED;
 			return;
 		}

@@ -282,10 +282,10 @@ void tr_close_outputs(struct tr_rec *r)
 
 		if (c->out_fd < 0)
 			continue;
-		if (close(c->out_fd) && !r->exit_status) {
+		if (close(c->out_fd)) {
 			tr_err("closing %s/stream_%u: %s", r->out_dir, c->cpu,
 			       strerror(errno));
-			r->exit_status = TR_EXIT_OUTPUT;
+			r->output_error = true;
 		}
 		c->out_fd = -1;
 	}
@@ -333,7 +333,7 @@ static void output_failed(struct tr_rec *r, struct tr_cpu *c, int err)
 	tr_err("writing %s/stream_%u failed: %s; stopping", r->out_dir, c->cpu,
 	       strerror(-err));
 	r->stop = TR_STOP_OUTPUT;
-	r->exit_status = TR_EXIT_OUTPUT;
+	r->output_error = true;
 }
 
 /*

@@ -154,16 +154,43 @@ static void teardown(struct tr_rec *r)
 	free(r->pfd);
 }
 
+/*
+ * The exit status of a run that started recording, derived once, at the
+ * end, from what the run recorded about how it ended. When several
+ * things went wrong, the first that applies wins, the one that cost the
+ * most data first:
+ *
+ *	3 TR_EXIT_OUTPUT	writing or closing an output file failed:
+ *				data taken from the kernel is not on disk
+ *	4 TR_EXIT_STREAM	a stream failed (an ioctl, or waiting for
+ *				data): what its CPU wrote after that is not
+ *				read
+ *	5 TR_EXIT_ABORTED	a second signal cut the drain short
+ *	0 TR_EXIT_OK		stopped by a signal, by the duration, or
+ *				because the buffer was destroyed (every
+ *				stream hung up) and all it held is saved; a
+ *				drain that timed out is only a warning
+ *
+ * 1 (TR_EXIT_USAGE) and 2 (TR_EXIT_SETUP) end a run before it records.
+ */
+static int derive_exit_status(const struct tr_rec *r)
+{
+	if (r->output_error)
+		return TR_EXIT_OUTPUT;
+	if (r->stream_error)
+		return TR_EXIT_STREAM;
+	if (r->drain == TR_DRAIN_ABORTED)
+		return TR_EXIT_ABORTED;
+	return TR_EXIT_OK;
+}
+
 static void finish(struct tr_rec *r)
 {
 	int ret;
 
 	tr_refresh_status(r);
-	if (r->stop == TR_STOP_STREAM && !r->exit_status)
-		r->exit_status = TR_EXIT_STREAM;
-	if (r->drain == TR_DRAIN_ABORTED && !r->exit_status)
-		r->exit_status = TR_EXIT_ABORTED;
 	tr_close_outputs(r);
+	r->exit_status = derive_exit_status(r);
 	tr_copy_metadata(r, true);
 	if (!r->opt.quiet)
 		tr_print_summary(r);

@@ -29,7 +29,7 @@
 /* Give up draining a CPU whose flushed packet stays incomplete this long. */
 #define TR_DRAIN_TIMEOUT_NS	(2ULL * 1000000000ULL)
 
-/* Exit statuses (documented in the usage text). */
+/* Exit statuses (documented in the usage text); see derive_exit_status(). */
 enum {
 	TR_EXIT_OK		= 0,
 	TR_EXIT_USAGE		= 1,	/* bad option or output directory */
@@ -169,17 +169,19 @@ struct tr_rec {
 	struct tring_subbuf sb[TR_BATCH];
 	struct iovec iov[TR_BATCH];
 
+	/* How the run ended: what derive_exit_status() derives the status from. */
 	uint64_t t_start;
 	uint64_t t_stop;
 	enum tr_stop stop;
 	enum tr_drain drain;
-	int exit_status;
+	bool output_error;		/* a write or close of the output failed */
+	bool stream_error;		/* a stream, or waiting on them, failed */
+	int exit_status;		/* set once, at the end */
 
 	/* Status line state. */
 	uint64_t t_status;
 	uint64_t status_events;
 	uint64_t status_bytes;
-	bool status_shown;
 };
 
 #define NSEC_PER_SEC	1000000000ULL
