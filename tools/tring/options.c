@@ -11,7 +11,7 @@
 
 #include "record.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
 "NAME\n"
 "	tring-record - save tring per-CPU trace buffers as CTF streams\n"
 "\n"
@@ -84,17 +84,11 @@ static const char usage_text[] =
 "	DIR/metadata       copy of the buffer's CTF metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
-"		clock, cpus...), how it ended (stop=signal|duration|\n"
-"		output_error|stream_error|hangup, drain=complete|timeout|\n"
-"		aborted|skipped, exit_status), what it cost (duration_ns,\n"
-"		user_ns, sys_ns, syscalls) and per CPU and in total:\n"
-"		cpuN.subbufs, .bytes, .events (saved), .discarded,\n"
-"		.overwritten, .too_big, .lost (their sum; the kernel's\n"
-"		counters since the buffer was created), .lost_at_start,\n"
-"		.skipped_subbufs (sequence gaps), .unsaved_subbufs and\n"
-"		.unsaved_events (taken but not written: output error),\n"
-"		.left_subbufs and .left_bytes (still in the ring), and\n"
-"		.kernel_events_written; the same as total.*.\n"
+"		clock, cpus...), how it ended (stop, drain, exit_status),\n"
+"		what it cost (duration_ns, user_ns, sys_ns, syscalls) and\n"
+"		what was saved and lost:\n";
+
+static const char usage_tail[] =
 "\n"
 "ENVIRONMENT\n"
 "	TRING_DEBUGFS      debugfs mount point, as --debugfs (which wins)\n"
@@ -116,7 +110,9 @@ static const char usage_text[] =
 
 void tr_usage(FILE *f)
 {
-	fputs(usage_text, f);
+	fputs(usage_head, f);
+	tr_usage_summary(f);
+	fputs(usage_tail, f);
 }
 
 enum {

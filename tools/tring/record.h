@@ -22,6 +22,8 @@
 
 #include <linux/tring.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Sub-buffers asked for per TRING_IOC_GET; the kernel hands out <= 64. */
 #define TR_BATCH		64
 /* Highest CPU number accepted (x86 MAXSMP's NR_CPUS). */
@@ -223,6 +225,7 @@ uint64_t tr_refresh_status(struct tr_rec *r);
 void tr_show_status(struct tr_rec *r, uint64_t now);
 void tr_print_summary(struct tr_rec *r);
 int tr_write_summary_file(struct tr_rec *r);
+void tr_usage_summary(FILE *f);
 
 /* options.c */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv);

@@ -77,64 +77,155 @@ static const char *const drain_names[] = {
 	[TR_DRAIN_ABORTED]	= "aborted",
 };
 
+/* The numbers of the summary, per CPU; see counters[]. */
+enum counter {
+	C_SUBBUFS,
+	C_BYTES,
+	C_EVENTS,
+	C_DISCARDED,
+	C_OVERWRITTEN,
+	C_TOO_BIG,
+	C_LOST,
+	C_LOST_AT_START,
+	C_SKIPPED,
+	C_UNSAVED_SUBBUFS,
+	C_UNSAVED_EVENTS,
+	C_LEFT_SUBBUFS,
+	C_LEFT_BYTES,
+	C_KERNEL_EVENTS,
+	C_FLUSH_POS,
+	C_READ_POS,
+	C_DRAINED,
+	C_FAILED,
+	NR_COUNTERS
+};
+
+/*
+ * The one list of the summary's numbers: the summary file writes each as
+ * cpuN.KEY and, unless cpu_only, their sum as total.KEY; the table on
+ * standard error shows those with a width; --help lists them all.
+ */
+static const struct counter_desc {
+	const char *key;
+	const char *help;
+	int width;		/* column on standard error; 0: not shown */
+	bool cpu_only;		/* no total */
+} counters[NR_COUNTERS] = {
+	[C_SUBBUFS]		= { "subbufs", "sub-buffers saved", 10 },
+	[C_BYTES]		= { "bytes", "bytes saved", 14 },
+	[C_EVENTS]		= { "events", "events saved", 12 },
+	[C_DISCARDED]		= { "discarded", "events dropped, ring full (*)", 10 },
+	[C_OVERWRITTEN]		= { "overwritten", "events overwritten unread (*)", 11 },
+	[C_TOO_BIG]		= { "too_big", "events too big to fit (*)", 8 },
+	[C_LOST]		= { "lost", "the sum of these three (*)" },
+	[C_LOST_AT_START]	= { "lost_at_start", "lost before recording" },
+	[C_SKIPPED]		= { "skipped_subbufs", "sequence gaps (overwritten)" },
+	[C_UNSAVED_SUBBUFS]	= { "unsaved_subbufs", "taken, not written (output error)" },
+	[C_UNSAVED_EVENTS]	= { "unsaved_events", "their events" },
+	[C_LEFT_SUBBUFS]	= { "left_subbufs", "complete, left in the ring" },
+	[C_LEFT_BYTES]		= { "left_bytes", "bytes left in the ring" },
+	[C_KERNEL_EVENTS]	= { "kernel_events_written", "events the kernel wrote (*)" },
+	[C_FLUSH_POS]		= { "flush_pos", "position of the final flush", 0, true },
+	[C_READ_POS]		= { "read_pos", "read position at the end", 0, true },
+	[C_DRAINED]		= { "drained", "1: read up to flush_pos", 0, true },
+	[C_FAILED]		= { "failed", "1: the stream failed", 0, true },
+};
+
 /* One CPU's, or the total's, numbers. */
 struct tr_sum {
-	uint64_t subbufs, bytes, events, skipped;
-	uint64_t discarded, overwritten, too_big, lost, lost_at_start;
-	uint64_t unsaved_subbufs, unsaved_events;
-	uint64_t left_subbufs, left_bytes;	/* still in the ring */
-	uint64_t kernel_events_written;
+	uint64_t v[NR_COUNTERS];
 };
 
 static void sum_cpu(const struct tr_cpu *c, struct tr_sum *s)
 {
 	const struct tring_status *st = &c->last;
+	uint64_t *v = s->v;
 
-	memset(s, 0, sizeof(*s));
-	s->subbufs = c->subbufs;
-	s->bytes = c->bytes;
-	s->events = c->events;
-	s->skipped = c->skipped;
-	s->discarded = st->events_discarded;
-	s->overwritten = st->events_overwritten;
-	s->too_big = st->events_too_big;
-	s->lost = lost_events(st);
-	s->lost_at_start = lost_events(&c->start);
-	s->unsaved_subbufs = c->unsaved_subbufs;
-	s->unsaved_events = c->unsaved_events;
-	s->left_subbufs = st->subbufs_ready;
-	s->left_bytes = st->write_pos > st->read_pos ?
-			st->write_pos - st->read_pos : 0;
-	s->kernel_events_written = st->events_written;
+	v[C_SUBBUFS] = c->subbufs;
+	v[C_BYTES] = c->bytes;
+	v[C_EVENTS] = c->events;
+	v[C_DISCARDED] = st->events_discarded;
+	v[C_OVERWRITTEN] = st->events_overwritten;
+	v[C_TOO_BIG] = st->events_too_big;
+	v[C_LOST] = lost_events(st);
+	v[C_LOST_AT_START] = lost_events(&c->start);
+	v[C_SKIPPED] = c->skipped;
+	v[C_UNSAVED_SUBBUFS] = c->unsaved_subbufs;
+	v[C_UNSAVED_EVENTS] = c->unsaved_events;
+	v[C_LEFT_SUBBUFS] = st->subbufs_ready;
+	v[C_LEFT_BYTES] = st->write_pos > st->read_pos ?
+			  st->write_pos - st->read_pos : 0;
+	v[C_KERNEL_EVENTS] = st->events_written;
+	v[C_FLUSH_POS] = c->flush_pos;
+	v[C_READ_POS] = st->read_pos;
+	v[C_DRAINED] = c->drained;
+	v[C_FAILED] = c->failed;
 }
 
 static void sum_add(struct tr_sum *t, const struct tr_sum *s)
 {
-	const uint64_t *src = (const uint64_t *)s;
-	uint64_t *dst = (uint64_t *)t;
-	size_t i;
+	unsigned int i;
 
-	for (i = 0; i < sizeof(*s) / sizeof(uint64_t); i++)
-		dst[i] += src[i];
+	for (i = 0; i < NR_COUNTERS; i++)
+		if (!counters[i].cpu_only)
+			t->v[i] += s->v[i];
 }
 
-static void write_sum(FILE *f, const char *who, const struct tr_sum *s)
+/* Call @row for each CPU's numbers, then with @c NULL for the total. */
+static void each_sum(struct tr_rec *r, void *arg,
+		     void (*row)(void *arg, const struct tr_cpu *c,
+				 const struct tr_sum *s))
 {
-	fprintf(f, "%s.subbufs=%" PRIu64 "\n", who, s->subbufs);
-	fprintf(f, "%s.bytes=%" PRIu64 "\n", who, s->bytes);
-	fprintf(f, "%s.events=%" PRIu64 "\n", who, s->events);
-	fprintf(f, "%s.discarded=%" PRIu64 "\n", who, s->discarded);
-	fprintf(f, "%s.overwritten=%" PRIu64 "\n", who, s->overwritten);
-	fprintf(f, "%s.too_big=%" PRIu64 "\n", who, s->too_big);
-	fprintf(f, "%s.lost=%" PRIu64 "\n", who, s->lost);
-	fprintf(f, "%s.lost_at_start=%" PRIu64 "\n", who, s->lost_at_start);
-	fprintf(f, "%s.skipped_subbufs=%" PRIu64 "\n", who, s->skipped);
-	fprintf(f, "%s.unsaved_subbufs=%" PRIu64 "\n", who, s->unsaved_subbufs);
-	fprintf(f, "%s.unsaved_events=%" PRIu64 "\n", who, s->unsaved_events);
-	fprintf(f, "%s.left_subbufs=%" PRIu64 "\n", who, s->left_subbufs);
-	fprintf(f, "%s.left_bytes=%" PRIu64 "\n", who, s->left_bytes);
-	fprintf(f, "%s.kernel_events_written=%" PRIu64 "\n", who,
-		s->kernel_events_written);
+	struct tr_sum s, t;
+	unsigned int i;
+
+	memset(&t, 0, sizeof(t));
+	for (i = 0; i < r->ncpus; i++) {
+		sum_cpu(&r->cpus[i], &s);
+		sum_add(&t, &s);
+		row(arg, &r->cpus[i], &s);
+	}
+	row(arg, NULL, &t);
+}
+
+/* cpuN.KEY=value, or total.KEY=value, lines into the summary file. */
+static void write_sum(void *f, const struct tr_cpu *c, const struct tr_sum *s)
+{
+	char who[32] = "total";
+	unsigned int i;
+
+	if (c)
+		snprintf(who, sizeof(who), "cpu%u", c->cpu);
+	for (i = 0; i < NR_COUNTERS; i++)
+		if (c || !counters[i].cpu_only)
+			fprintf(f, "%s.%s=%" PRIu64 "\n", who, counters[i].key,
+				s->v[i]);
+}
+
+/**
+ * tr_usage_summary - the summary file's keys, for the usage text
+ * @f: where to print them.
+ */
+void tr_usage_summary(FILE *f)
+{
+	unsigned int i;
+
+	fputs("\t\tstop=", f);
+	for (i = TR_STOP_NONE + 1; i < ARRAY_SIZE(stop_names); i++)
+		fprintf(f, "%s%s", stop_names[i],
+			i + 1 < ARRAY_SIZE(stop_names) ? "|" : "\n");
+	fputs("\t\tdrain=", f);
+	for (i = 0; i < ARRAY_SIZE(drain_names); i++)
+		fprintf(f, "%s%s", drain_names[i],
+			i + 1 < ARRAY_SIZE(drain_names) ? "|" : "\n");
+	fputs("\t\tfor each CPU N, cpuN.KEY, and their sum total.KEY:\n", f);
+	for (i = 0; i < NR_COUNTERS; i++) {
+		if (counters[i].cpu_only && !counters[i - 1].cpu_only)
+			fputs("\t\tper CPU only:\n", f);
+		fprintf(f, "\t\t  %-22s %s\n", counters[i].key,
+			counters[i].help);
+	}
+	fputs("\t\t(*) the kernel's counters since the buffer was created\n", f);
 }
 
 static void write_summary_head(struct tr_rec *r, FILE *f)
@@ -172,9 +263,7 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 
 int tr_write_summary_file(struct tr_rec *r)
 {
-	char path[4096], who[32];
-	struct tr_sum s, t;
-	unsigned int i;
+	char path[4096];
 	FILE *f;
 
 	if (tr_join(path, sizeof(path), r->out_dir, ".tring-record.summary"))
@@ -183,22 +272,7 @@ int tr_write_summary_file(struct tr_rec *r)
 	if (!f)
 		return -errno;
 	write_summary_head(r, f);
-	memset(&t, 0, sizeof(t));
-	for (i = 0; i < r->ncpus; i++) {
-		const struct tr_cpu *c = &r->cpus[i];
-
-		sum_cpu(c, &s);
-		sum_add(&t, &s);
-		snprintf(who, sizeof(who), "cpu%u", c->cpu);
-		write_sum(f, who, &s);
-		fprintf(f, "%s.flush_pos=%llu\n", who,
-			(unsigned long long)c->flush_pos);
-		fprintf(f, "%s.read_pos=%llu\n", who,
-			(unsigned long long)c->last.read_pos);
-		fprintf(f, "%s.drained=%u\n", who, c->drained);
-		fprintf(f, "%s.failed=%u\n", who, c->failed);
-	}
-	write_sum(f, "total", &t);
+	each_sum(r, f, write_sum);
 	fprintf(f, "exit_status=%d\n", r->exit_status);
 	if (ferror(f)) {
 		fclose(f);
@@ -207,11 +281,33 @@ int tr_write_summary_file(struct tr_rec *r)
 	return fclose(f) ? -errno : 0;
 }
 
-static void print_row(const char *who, const struct tr_sum *s)
+/*
+ * A row of the table on standard error: @c's, the total (@c NULL), or
+ * the headings (@s NULL too). @total gets the total's numbers.
+ */
+static void print_row(void *total, const struct tr_cpu *c,
+		      const struct tr_sum *s)
 {
-	fprintf(stderr, "%6s %10" PRIu64 " %14" PRIu64 " %12" PRIu64 " %10" PRIu64 " %11" PRIu64 " %8" PRIu64 "\n",
-		who, s->subbufs, s->bytes, s->events, s->discarded,
-		s->overwritten, s->too_big);
+	char who[32] = "total";
+	unsigned int i;
+
+	if (c)
+		snprintf(who, sizeof(who), "%u", c->cpu);
+	else if (!s)
+		strcpy(who, "cpu");
+	else
+		memcpy(total, s, sizeof(*s));
+	fprintf(stderr, "%6s", who);
+	for (i = 0; i < NR_COUNTERS; i++) {
+		if (!counters[i].width)
+			continue;
+		if (s)
+			fprintf(stderr, " %*" PRIu64, counters[i].width, s->v[i]);
+		else
+			fprintf(stderr, " %*s", counters[i].width,
+				counters[i].key);
+	}
+	fputc('\n', stderr);
 }
 
 static void print_losses(struct tr_rec *r)
@@ -221,41 +317,31 @@ static void print_losses(struct tr_rec *r)
 
 	for (i = 0; i < r->ncpus; i++) {
 		sum_cpu(&r->cpus[i], &s);
-		if (s.unsaved_subbufs)
+		if (s.v[C_UNSAVED_SUBBUFS])
 			fprintf(stderr, "cpu%u: lost %" PRIu64 " sub-buffers (%" PRIu64 " events) taken but not saved\n",
-				r->cpus[i].cpu, s.unsaved_subbufs,
-				s.unsaved_events);
-		if (r->stop == TR_STOP_OUTPUT && s.left_bytes)
+				r->cpus[i].cpu, s.v[C_UNSAVED_SUBBUFS],
+				s.v[C_UNSAVED_EVENTS]);
+		if (r->stop == TR_STOP_OUTPUT && s.v[C_LEFT_BYTES])
 			fprintf(stderr, "cpu%u: lost %" PRIu64 " bytes (%" PRIu64 " complete sub-buffers) left unread in the kernel buffer\n",
-				r->cpus[i].cpu, s.left_bytes, s.left_subbufs);
-		if (s.skipped)
+				r->cpus[i].cpu, s.v[C_LEFT_BYTES],
+				s.v[C_LEFT_SUBBUFS]);
+		if (s.v[C_SKIPPED])
 			fprintf(stderr, "cpu%u: %" PRIu64 " sub-buffers overwritten before they could be read\n",
-				r->cpus[i].cpu, s.skipped);
+				r->cpus[i].cpu, s.v[C_SKIPPED]);
 	}
 }
 
 void tr_print_summary(struct tr_rec *r)
 {
 	double secs = (double)(r->t_stop - r->t_start) / NSEC_PER_SEC;
-	struct tr_sum s, t;
-	char who[32];
-	unsigned int i;
+	struct tr_sum t;
 
 	tr_clear_status();
 	fprintf(stderr, "tring-record: stopped (%s) after %.2f s; drain %s\n",
 		stop_names[r->stop], secs, drain_names[r->drain]);
-	fprintf(stderr, "%6s %10s %14s %12s %10s %11s %8s\n", "cpu",
-		"subbufs", "bytes", "events", "discarded", "overwritten",
-		"too_big");
-	memset(&t, 0, sizeof(t));
-	for (i = 0; i < r->ncpus; i++) {
-		sum_cpu(&r->cpus[i], &s);
-		sum_add(&t, &s);
-		snprintf(who, sizeof(who), "%u", r->cpus[i].cpu);
-		print_row(who, &s);
-	}
-	print_row("total", &t);
+	print_row(NULL, NULL, NULL);
+	each_sum(r, &t, print_row);
 	print_losses(r);
 	fprintf(stderr, "tring-record: saved %" PRIu64 " events, %.1f MB in %s\n",
-		t.events, t.bytes / 1e6, r->out_dir);
+		t.v[C_EVENTS], t.v[C_BYTES] / 1e6, r->out_dir);
 }

@@ -26,7 +26,6 @@
 
 #include "record.h"
 
-#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #define MAX_RINGS	8
 #define MAX_SLOTS	64
 #define WLOG_MAX	256
