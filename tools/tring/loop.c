@@ -170,7 +170,28 @@ static int wait_streams(struct tr_rec *r, unsigned int n, int timeout_ms)
 	return ret;
 }
 
-/* Sleep until data, then save it; until a signal or the duration ends. */
+/*
+ * No stream can bring more data: each failed, or hung up because its
+ * buffer was destroyed (an instance removed by its owner) and nothing
+ * complete is left in it. The drain then saves what the rings still hold
+ * (the partly filled sub-buffers), as after a signal.
+ */
+static enum tr_stop streams_ended(struct tr_rec *r)
+{
+	if (all_failed(r))
+		return TR_STOP_STREAM;
+	if (r->opt.instance)
+		tr_warn("buffer instance '%s' was destroyed while recording: saving what it still holds, then stopping",
+			r->opt.instance);
+	else
+		tr_warn("the buffer was destroyed while recording: saving what it still holds, then stopping");
+	return TR_STOP_HANGUP;
+}
+
+/*
+ * Sleep until data, then save it; until a signal, the duration ends or
+ * no stream can bring more.
+ */
 void tr_record_loop(struct tr_rec *r)
 {
 	uint64_t deadline = 0, now = r->t_start;
@@ -182,7 +203,7 @@ void tr_record_loop(struct tr_rec *r)
 	while (!r->stop) {
 		n = live_set(r);
 		if (!n) {
-			r->stop = all_failed(r) ? TR_STOP_STREAM : TR_STOP_HANGUP;
+			r->stop = streams_ended(r);
 			break;
 		}
 		ret = wait_streams(r, n, loop_timeout(r, deadline, now));

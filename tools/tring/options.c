@@ -31,6 +31,11 @@ static const char usage_head[] =
 "	incomplete after 2 seconds is given up with a warning. A second\n"
 "	signal aborts this drain.\n"
 "\n"
+"	When the buffer is destroyed while it is recorded (an instance\n"
+"	removed by the kernel code that owns it), every stream hangs up\n"
+"	once its complete sub-buffers are taken: tring-record then says\n"
+"	so, saves what is left in the same way, and stops by itself.\n"
+"\n"
 "	On a terminal a status line shows events per second, data written\n"
 "	and events lost so far. At the end a per-CPU summary goes to\n"
 "	standard error and, as key=value lines, to DIR/.tring-record.summary\n"
@@ -99,14 +104,16 @@ static const char usage_tail[] =
 "	babeltrace2 /tmp/trace                read it\n"
 "\n"
 "EXIT STATUS\n"
-"	0  recorded (a drain that timed out is only a warning)\n"
+"	0  recorded (a drain that timed out is only a warning), also\n"
+"	   when the buffer was destroyed: all it held is saved\n"
 "	1  bad option, or DIR not empty\n"
 "	2  cannot start: not root, debugfs not mounted, tring not loaded,\n"
 "	   no such instance or CPU, buffer busy\n"
 "	3  writing the output failed (e.g. disk full); what was saved is\n"
 "	   valid and the summary says what was lost\n"
 "	4  a stream failed while recording\n"
-"	5  the drain was aborted by a second signal\n";
+"	5  the drain was aborted by a second signal\n"
+"	When several apply: 3 before 4, 4 before 5.\n";
 
 void tr_usage(FILE *f)
 {

@@ -314,6 +314,7 @@ static int fake_status(struct tr_cpu *c, struct tring_status *st)
 	if (f->open_events)
 		st->write_pos += sizeof(struct tring_packet_header) +
 				 f->open_events * 8;
+	st->flags = f->dead ? TRING_STATUS_DEAD : 0;
 	st->read_pos = f->rseq * f->size;
 	st->subbufs_delivered = f->wseq;
 	st->subbufs_ready = ready(f);
@@ -396,18 +397,25 @@ static int fake_wait(struct tr_rec *r, struct tr_cpu **set, unsigned int n,
 	}
 	if (fk.tick)
 		fk.tick(fk.waits);
+	if (fk.wait_err)
+		return -fk.wait_err;
 	deliver_signals(r);
 	if (tr_stop_requests != stops) {
 		fk.now += 1000000;
 		return -EINTR;
 	}
+	/*
+	 * As tring_stream_poll() and real_wait(): POLLIN at the watermark,
+	 * after a flush, or while a destroyed buffer still has a complete
+	 * sub-buffer; POLLHUP once it has none.
+	 */
 	for (i = 0; i < n; i++) {
 		struct fake_ring *f = set[i]->priv;
 
-		/* What a POLLHUP on a removed buffer would look like. */
-		if (f->dead)
+		if (f->dead && !ready(f))
 			set[i]->hup = true;
-		set[i]->readable = f->dead || fake_readable(f);
+		set[i]->readable = set[i]->hup || fake_readable(f) ||
+				   (f->dead && ready(f));
 		count += set[i]->readable;
 	}
 	fk.now += count ? 1000000 :

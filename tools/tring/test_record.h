@@ -17,7 +17,8 @@ struct fake_ring {
 	unsigned int cpu;
 	bool open;
 	bool busy;			/* another reader has it: EBUSY */
-	bool dead;			/* its buffer is gone: POLLHUP */
+	bool dead;			/* its buffer was destroyed: STATUS
+					 * says so, poll() as the kernel's */
 	uint64_t size;
 	unsigned int count;
 	bool overwrite;
@@ -62,6 +63,7 @@ struct fake {
 	int knob_err;
 	void (*tick)(unsigned int n);
 	unsigned int waits;
+	int wait_err;			/* ops->wait() fails with this errno */
 	bool no_log;
 	/* writev */
 	struct wlog wlog[WLOG_MAX];

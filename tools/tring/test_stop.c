@@ -3,6 +3,7 @@
  * tring-record's unit test: how a run ends: the drain, signals, errors, hangup.
  */
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "test_record.h"
@@ -198,9 +199,9 @@ static void tick_hangup(unsigned int n)
 }
 
 /*
- * Streams that hang up (should the kernel say POLLHUP when a buffer is
- * removed) are read to the end and no longer polled; when all have,
- * recording ends on its own, without spinning.
+ * Streams that hang up (the kernel says POLLHUP once a destroyed buffer
+ * has no complete sub-buffer left) are read to the end and no longer
+ * polled; when all have, recording ends on its own, without spinning.
  */
 static void test_hangup(void)
 {
@@ -225,6 +226,154 @@ static void test_hangup(void)
 	CHECK(fk.waits < 40);
 }
 
+static char instance_dir[600];
+
+/* What tring_buffer_destroy() does to an instance under its readers. */
+static void destroy_instance(void)
+{
+	char cmd[700];
+	unsigned int k;
+
+	for (k = 0; k < fk.nrings; k++)
+		ring(k)->dead = true;
+	/* Its debugfs directory goes; open streams keep the buffer. */
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", instance_dir);
+	CHECK(system(cmd) == 0);
+}
+
+static void tick_destroy(unsigned int n)
+{
+	if (n == 1) {
+		produce(0, 5, 4);	/* over the watermark (4): read */
+		produce(1, 2, 6);	/* under it: left in the ring */
+	} else if (n == 2) {
+		produce(0, 1, 3);
+		partial(0, 2);
+		partial(1, 5);
+		destroy_instance();
+	}
+}
+
+/*
+ * The buffer behind a recorded instance is destroyed (issue 13): the
+ * kernel says TRING_STATUS_DEAD, poll() gives POLLIN while a complete
+ * sub-buffer is left, even under the watermark, then POLLHUP.
+ * tring-record saves everything, the partly filled sub-buffers too, says
+ * why it stops, and exits 0 by itself.
+ */
+static void test_instance_destroyed(void)
+{
+	static const char meta[] = "/* CTF 1.8 */\n";
+	char path[700];
+	uint64_t ev;
+
+	fake_setup(2, 4096, 8, false);
+	snprintf(instance_dir, sizeof(instance_dir), "%s/instances/gone",
+		 fk.tring);
+	fake_tree(instance_dir, 2, false);
+	snprintf(path, sizeof(path), "%s/metadata", instance_dir);
+	write_file(path, meta);
+	fk.tick = tick_destroy;
+	CHECK(record("-q --instance gone") == TR_EXIT_OK);
+	CHECK(tr_stop_requests == 0);
+	CHECK(fk.waits < 10);
+	CHECK(err_has("buffer instance 'gone' was destroyed while recording"));
+	CHECK(sum_is("stop", "hangup"));
+	CHECK(sum_is("drain", "complete"));
+	CHECK(sum("exit_status") == TR_EXIT_OK);
+	CHECK(stream_matches(0) && stream_matches(1));
+	CHECK(stream_valid(0, 0, 7, &ev) && ev == 25);
+	CHECK(stream_valid(1, 0, 3, &ev) && ev == 17);
+	CHECK(sum("total.events") == 42);
+	CHECK(sum("total.lost") == 0);
+	CHECK(sum("total.left_bytes") == 0);
+	CHECK(sum("cpu0.drained") == 1 && sum("cpu1.drained") == 1);
+	CHECK(sum("cpu0.failed") == 0 && sum("cpu1.failed") == 0);
+	/* The metadata copied at the start stays. */
+	CHECK(out_size("metadata") == (long long)strlen(meta));
+	CHECK(trace_dir_clean());
+}
+
+static void tick_two_failures(unsigned int n)
+{
+	if (n == 1) {
+		produce(0, 4, 1);
+		ring(0)->get_err = EIO;
+		produce(1, 8, 8);
+	}
+}
+
+static void tick_fail_then_abort(unsigned int n)
+{
+	if (n == 1) {
+		produce(1, 4, 1);
+		ring(1)->get_err = EIO;
+		produce(0, 1, 4);
+		partial(0, 2);
+		ring(0)->commit_delay = -1;
+		raise(SIGINT);
+	} else if (n == 3) {
+		raise(SIGINT);
+	}
+}
+
+static void tick_drain_wait_fails(unsigned int n)
+{
+	if (n == 1) {
+		produce(0, 1, 4);
+		partial(0, 2);
+		ring(0)->commit_delay = -1;
+		tr_request_stop();
+	} else if (n == 2) {
+		fk.wait_err = ENOMEM;
+	}
+}
+
+/* Several things go wrong: the documented precedence, 3 then 4 then 5. */
+static void test_exit_precedence(void)
+{
+	/* A stream fails, then the output: 3. */
+	fake_setup(2, 4096, 8, false);
+	fk.tick = tick_two_failures;
+	fk.budget_on = true;
+	fk.budget = 2 * 4096;
+	CHECK(record("") == TR_EXIT_OUTPUT);
+	CHECK(sum("cpu0.failed") == 1);
+	CHECK(sum_is("stop", "output_error"));
+	CHECK(sum("exit_status") == TR_EXIT_OUTPUT);
+
+	/* A stream fails, then a second signal aborts the drain: 4. */
+	fake_setup(2, 4096, 8, false);
+	fk.tick = tick_fail_then_abort;
+	CHECK(record("") == TR_EXIT_STREAM);
+	CHECK(sum("cpu1.failed") == 1);
+	CHECK(sum_is("drain", "aborted"));
+	CHECK(sum("exit_status") == TR_EXIT_STREAM);
+}
+
+/* Waiting fails, in the loop or in the drain: 4, and the run ends. */
+static void test_wait_errors(void)
+{
+	uint64_t ev;
+
+	fake_setup(1, 4096, 8, false);
+	fk.wait_err = EINVAL;
+	CHECK(record("") == TR_EXIT_STREAM);
+	CHECK(err_has("waiting for data failed: Invalid argument"));
+	CHECK(sum_is("stop", "stream_error"));
+	CHECK(sum_is("drain", "skipped"));
+	CHECK(fk.waits == 1);
+
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_drain_wait_fails;
+	CHECK(record("") == TR_EXIT_STREAM);
+	CHECK(err_has("waiting for data failed: Cannot allocate memory"));
+	CHECK(sum_is("stop", "signal"));
+	CHECK(sum_is("drain", "skipped"));
+	CHECK(sum("exit_status") == TR_EXIT_STREAM);
+	CHECK(stream_valid(0, 0, 1, &ev) && ev == 4);
+	CHECK(fk.waits == 2);
+}
 
 const struct test stop_tests[] = {
 	{ "drain_delayed_commit", test_drain_delayed_commit },
@@ -234,5 +383,8 @@ const struct test stop_tests[] = {
 	{ "get_errors", test_get_errors },
 	{ "duration", test_duration },
 	{ "hangup", test_hangup },
+	{ "instance_destroyed", test_instance_destroyed },
+	{ "exit_precedence", test_exit_precedence },
+	{ "wait_errors", test_wait_errors },
 	{ NULL, NULL },
 };
