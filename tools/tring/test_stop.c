@@ -317,16 +317,12 @@ static void tick_fail_then_abort(unsigned int n)
 	}
 }
 
+/* A stuck drain (as tick_stuck()) whose wait then fails. */
 static void tick_drain_wait_fails(unsigned int n)
 {
-	if (n == 1) {
-		produce(0, 1, 4);
-		partial(0, 2);
-		ring(0)->commit_delay = -1;
-		tr_request_stop();
-	} else if (n == 2) {
+	tick_stuck(n);
+	if (n == 2)
 		fk.wait_err = ENOMEM;
-	}
 }
 
 /* Several things go wrong: the documented precedence, 3 then 4 then 5. */
