@@ -89,9 +89,8 @@ static const char usage_head[] =
 "	DIR/metadata       copy of the buffer's CTF metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
-"		clock, cpus...), how it ended (stop, drain, exit_status),\n"
-"		what it cost (duration_ns, user_ns, sys_ns, syscalls) and\n"
-"		what was saved and lost:\n";
+"		clock, cpus...), what it cost (duration_ns, user_ns,\n"
+"		sys_ns, syscalls), how it ended (exit_status and):\n";
 
 static const char usage_tail[] =
 "\n"
@@ -113,7 +112,8 @@ static const char usage_tail[] =
 "	   valid and the summary says what was lost\n"
 "	4  a stream failed while recording\n"
 "	5  the drain was aborted by a second signal\n"
-"	When several apply: 3 before 4, 4 before 5.\n";
+"\n"
+"	When several apply, 3 comes before 4, and 4 before 5.\n";
 
 void tr_usage(FILE *f)
 {

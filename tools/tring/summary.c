@@ -210,15 +210,15 @@ void tr_usage_summary(FILE *f)
 {
 	unsigned int i;
 
-	fputs("\t\tstop=", f);
+	fputs("\t\t  stop=", f);
 	for (i = TR_STOP_NONE + 1; i < ARRAY_SIZE(stop_names); i++)
 		fprintf(f, "%s%s", stop_names[i],
 			i + 1 < ARRAY_SIZE(stop_names) ? "|" : "\n");
-	fputs("\t\tdrain=", f);
+	fputs("\t\t  drain=", f);
 	for (i = 0; i < ARRAY_SIZE(drain_names); i++)
 		fprintf(f, "%s%s", drain_names[i],
 			i + 1 < ARRAY_SIZE(drain_names) ? "|" : "\n");
-	fputs("\t\tfor each CPU N, cpuN.KEY, and their sum total.KEY:\n", f);
+	fputs("\t\tand for each CPU N, cpuN.KEY, and their sum total.KEY:\n", f);
 	for (i = 0; i < NR_COUNTERS; i++) {
 		if (counters[i].cpu_only && !counters[i - 1].cpu_only)
 			fputs("\t\tper CPU only:\n", f);

@@ -239,6 +239,55 @@ static void test_options(void)
 	CHECK(err_has("unexpected argument 'extra'"));
 }
 
+/* Does @help list @key, as "  KEY " in the summary's keys? */
+static bool help_lists(const char *help, const char *key, size_t len)
+{
+	char want[128];
+
+	snprintf(want, sizeof(want), "  %.*s ", (int)len, key);
+	return strstr(help, want) != NULL;
+}
+
+/*
+ * --help lists every number a summary file holds, per CPU and in total,
+ * and how a run can end: they come from the same tables.
+ */
+static void test_help_lists_summary(void)
+{
+	char path[400], line[256], *help = NULL, *eq;
+	unsigned int cpu_keys = 0, total_keys = 0;
+	size_t len = 0;
+	FILE *f, *m;
+
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_stop;
+	CHECK(record("") == 0);
+	m = open_memstream(&help, &len);
+	tr_usage(m);
+	fclose(m);
+	snprintf(path, sizeof(path), "%s/.tring-record.summary", fk.out);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		eq = strchr(line, '=');
+		if (!eq)
+			continue;
+		if (!strncmp(line, "cpu0.", 5)) {
+			CHECK(help_lists(help, line + 5, eq - line - 5));
+			cpu_keys++;
+		} else if (!strncmp(line, "total.", 6)) {
+			CHECK(help_lists(help, line + 6, eq - line - 6));
+			total_keys++;
+		}
+	}
+	if (f)
+		fclose(f);
+	CHECK(cpu_keys == 18 && total_keys == 14);
+	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup\n"));
+	CHECK(strstr(help, "drain=skipped|complete|timeout|aborted\n"));
+	CHECK(strstr(help, "per CPU only:\n\t\t  flush_pos "));
+	free(help);
+}
 
 const struct test setup_tests[] = {
 	{ "knobs", test_knobs },
@@ -249,5 +298,6 @@ const struct test setup_tests[] = {
 	{ "output_dir", test_output_dir },
 	{ "metadata", test_metadata },
 	{ "options", test_options },
+	{ "help_lists_summary", test_help_lists_summary },
 	{ NULL, NULL },
 };
