@@ -114,7 +114,6 @@ static unsigned int live_set(struct tr_rec *r)
 	return n;
 }
 
-
 static bool all_failed(struct tr_rec *r)
 {
 	unsigned int i;

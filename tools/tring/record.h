@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tring-record: declarations shared by the record logic (record.c,
- * options.c), the real stream backend (stream_ioctl.c) and the unit test
- * (test_record.c), which links the same logic against a fake backend.
+ * tring-record: declarations shared by the record logic (record.c and
+ * the stages it runs: setup.c, output.c, loop.c, summary.c; options.c),
+ * the real stream backend (stream_ioctl.c) and the unit test (test_*.c),
+ * which links the same logic against a fake backend.
  *
  * Everything that touches the kernel or the clock goes through struct
  * tr_ops, so the test can hand out synthetic packets, inject errors and
@@ -189,7 +190,7 @@ struct tr_rec {
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
 
-/* record.c: the run, signals, messages */
+/* record.c: the run, signals, messages (tr_note() obeys --quiet) */
 int tr_main(int argc, char **argv, const struct tr_ops *ops);
 void tr_request_stop(void);
 extern volatile sig_atomic_t tr_stop_requests;

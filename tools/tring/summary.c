@@ -61,6 +61,7 @@ void tr_show_status(struct tr_rec *r, uint64_t now)
 	r->status_events = events;
 	r->status_bytes = bytes;
 }
+
 static const char *const stop_names[] = {
 	[TR_STOP_NONE]		= "none",
 	[TR_STOP_SIGNAL]	= "signal",

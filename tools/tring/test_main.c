@@ -55,7 +55,6 @@ void logev(const char *fmt, ...)
 	va_end(ap);
 }
 
-
 void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -342,7 +341,6 @@ bool err_has(const char *s)
 {
 	return strstr(fk.err, s) != NULL;
 }
-
 
 void tick_stop(unsigned int n)
 {

@@ -80,7 +80,6 @@ struct fake {
 
 extern struct fake fk;
 
-
 #define CHECK(cond) check((cond), #cond, __LINE__)
 
 struct test {

@@ -91,7 +91,6 @@ static void test_coalesce(void)
 	CHECK(sum("cpu0.events") == 30);
 }
 
-
 static void tick_overwrite(unsigned int n)
 {
 	if (n == 1) {
@@ -126,7 +125,6 @@ static void test_overwrite(void)
 	CHECK(fk.not_from_map == 0);
 }
 
-
 static void tick_many(unsigned int n)
 {
 	if (n <= 20)
@@ -150,7 +148,6 @@ static void test_short_writes(void)
 	CHECK(stream_valid(1, 0, 50, &ev) && ev == 350);
 	CHECK(sum("total.events") == 700);
 }
-
 
 static void tick_status(unsigned int n)
 {
@@ -244,7 +241,6 @@ static void test_losses(void)
 	CHECK(sum("total.lost") == 14);
 	CHECK(stream_matches(0));
 }
-
 
 const struct test save_tests[] = {
 	{ "basic_discard", test_basic_discard },

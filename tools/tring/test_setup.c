@@ -226,7 +226,6 @@ static void test_metadata(void)
 	CHECK(out_size("metadata") == 36);
 }
 
-
 static void test_options(void)
 {
 	fake_setup(1, 4096, 8, false);

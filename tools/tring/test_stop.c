@@ -90,7 +90,6 @@ static void test_second_signal_aborts(void)
 	CHECK(sum("cpu0.subbufs") == 1);
 }
 
-
 static void tick_full(unsigned int n)
 {
 	if (n == 1) {
@@ -129,7 +128,6 @@ static void test_enospc(void)
 	CHECK(err_has("cpu1: lost 12288 bytes (3 complete sub-buffers) left unread"));
 }
 
-
 static void tick_errors(unsigned int n)
 {
 	if (n == 1) {
@@ -159,7 +157,6 @@ static void test_get_errors(void)
 	CHECK(err_has("cpu1: TRING_IOC_GET failed: Input/output error"));
 }
 
-
 static void tick_trickle(unsigned int n)
 {
 	produce(0, 1, 1 + n % 3);
@@ -181,7 +178,6 @@ static void test_duration(void)
 	CHECK(record("--force -d 0") == TR_EXIT_USAGE);
 	CHECK(record("--force -d x") == TR_EXIT_USAGE);
 }
-
 
 static void tick_hangup(unsigned int n)
 {
