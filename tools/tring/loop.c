@@ -199,6 +199,9 @@ void tr_record_loop(struct tr_rec *r)
 
 	if (r->opt.duration > 0)
 		deadline = r->t_start + (uint64_t)(r->opt.duration * NSEC_PER_SEC);
+	/* Asked for while setting up: nothing wakes the first sleep. */
+	if (tr_stop_requests)
+		r->stop = TR_STOP_SIGNAL;
 	while (!r->stop) {
 		n = live_set(r);
 		if (!n) {

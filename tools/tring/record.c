@@ -85,10 +85,14 @@ int tr_join(char *dst, size_t n, const char *a, const char *b)
 	return 0;
 }
 
-static void block_signals(struct tr_rec *r)
+/*
+ * Catch SIGINT and SIGTERM from the start: a stop asked for while
+ * setting up ends the recording as soon as it begins (what the buffer
+ * holds is still saved), instead of killing tring-record half-way.
+ */
+static void catch_signals(struct tr_rec *r)
 {
 	struct sigaction sa;
-	sigset_t set;
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -96,11 +100,18 @@ static void block_signals(struct tr_rec *r)
 	/* No SA_RESTART: the signal must end ppoll() at once. */
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
-	/*
-	 * Keep them blocked except while sleeping in ppoll(), so that one
-	 * arriving between the check of tr_stop_requests and the sleep is
-	 * not missed until the next timeout.
-	 */
+	r->signals_caught = true;
+}
+
+/*
+ * While recording, keep them blocked except while sleeping in ppoll(),
+ * so that one arriving between the check of tr_stop_requests and the
+ * sleep is not missed until the next timeout.
+ */
+static void block_signals(struct tr_rec *r)
+{
+	sigset_t set;
+
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -113,13 +124,15 @@ static void block_signals(struct tr_rec *r)
 
 static void restore_signals(struct tr_rec *r)
 {
-	if (!r->signals_blocked)
-		return;
 	/* One that came in since the last sleep only bumps the counter. */
-	sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
+	if (r->signals_blocked)
+		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
+	if (r->signals_caught) {
+		signal(SIGINT, SIG_DFL);
+		signal(SIGTERM, SIG_DFL);
+	}
 	r->signals_blocked = false;
+	r->signals_caught = false;
 }
 
 static int setup(struct tr_rec *r)
@@ -233,6 +246,7 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	if (ret)
 		return ret < 0 ? TR_EXIT_OK : ret;
 	r->status_line = !r->opt.quiet && ops->isatty(STDERR_FILENO);
+	catch_signals(r);
 	ret = setup(r);
 	if (!ret) {
 		record(r);

@@ -167,6 +167,7 @@ struct tr_rec {
 	struct pollfd *pfd;		/* scratch for the real ops->wait() */
 	sigset_t wait_mask;		/* signal mask while sleeping */
 	sigset_t old_mask;
+	bool signals_caught;		/* our handler is installed */
 	bool signals_blocked;
 
 	struct tring_subbuf sb[TR_BATCH];

@@ -175,6 +175,8 @@ static int fake_open(struct tr_cpu *c, const char *path)
 	if (f->busy || f->open)
 		return -EBUSY;
 	f->open = true;
+	if (fk.signal_at_open)
+		raise(SIGINT);
 	snprintf(f->path, sizeof(f->path), "%s", path);
 	c->priv = f;
 	logev("open %u\n", c->cpu);

@@ -64,6 +64,7 @@ struct fake {
 	void (*tick)(unsigned int n);
 	unsigned int waits;
 	int wait_err;			/* ops->wait() fails with this errno */
+	bool signal_at_open;		/* SIGINT while opening the streams */
 	bool no_log;
 	/* writev */
 	struct wlog wlog[WLOG_MAX];

@@ -367,6 +367,27 @@ static void test_wait_errors(void)
 	CHECK(fk.waits == 2);
 }
 
+/*
+ * A stop asked for while tring-record sets up ends the recording as it
+ * begins, without a sleep: what the buffer holds is saved.
+ */
+static void test_signal_during_setup(void)
+{
+	uint64_t ev;
+
+	fake_setup(2, 4096, 8, false);
+	produce(0, 3, 5);
+	partial(1, 2);
+	fk.signal_at_open = true;
+	CHECK(record("") == TR_EXIT_OK);
+	CHECK(fk.waits == 0);
+	CHECK(sum_is("stop", "signal"));
+	CHECK(sum_is("drain", "complete"));
+	CHECK(stream_matches(0) && stream_matches(1));
+	CHECK(stream_valid(0, 0, 3, &ev) && ev == 15);
+	CHECK(stream_valid(1, 0, 1, &ev) && ev == 2);
+}
+
 const struct test stop_tests[] = {
 	{ "drain_delayed_commit", test_drain_delayed_commit },
 	{ "drain_timeout", test_drain_timeout },
@@ -378,5 +399,6 @@ const struct test stop_tests[] = {
 	{ "instance_destroyed", test_instance_destroyed },
 	{ "exit_precedence", test_exit_precedence },
 	{ "wait_errors", test_wait_errors },
+	{ "signal_during_setup", test_signal_during_setup },
 	{ NULL, NULL },
 };
