@@ -11,7 +11,7 @@
 
 #include "record.h"
 
-static const char usage_text[] =
+static const char usage_head[] =
 "NAME\n"
 "	tring-record - save tring per-CPU trace buffers as CTF streams\n"
 "\n"
@@ -30,6 +30,11 @@ static const char usage_text[] =
 "	read, so nothing recorded before the stop is lost; a packet still\n"
 "	incomplete after 2 seconds is given up with a warning. A second\n"
 "	signal aborts this drain.\n"
+"\n"
+"	When the buffer is destroyed while it is recorded (an instance\n"
+"	removed by the kernel code that owns it), every stream hangs up\n"
+"	once its complete sub-buffers are taken: tring-record then says\n"
+"	so, saves what is left in the same way, and stops by itself.\n"
 "\n"
 "	On a terminal a status line shows events per second, data written\n"
 "	and events lost so far. At the end a per-CPU summary goes to\n"
@@ -84,17 +89,10 @@ static const char usage_text[] =
 "	DIR/metadata       copy of the buffer's CTF metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
-"		clock, cpus...), how it ended (stop=signal|duration|\n"
-"		output_error|stream_error|hangup, drain=complete|timeout|\n"
-"		aborted|skipped, exit_status), what it cost (duration_ns,\n"
-"		user_ns, sys_ns, syscalls) and per CPU and in total:\n"
-"		cpuN.subbufs, .bytes, .events (saved), .discarded,\n"
-"		.overwritten, .too_big, .lost (their sum; the kernel's\n"
-"		counters since the buffer was created), .lost_at_start,\n"
-"		.skipped_subbufs (sequence gaps), .unsaved_subbufs and\n"
-"		.unsaved_events (taken but not written: output error),\n"
-"		.left_subbufs and .left_bytes (still in the ring), and\n"
-"		.kernel_events_written; the same as total.*.\n"
+"		clock, cpus...), what it cost (duration_ns, user_ns,\n"
+"		sys_ns, syscalls), how it ended (exit_status and):\n";
+
+static const char usage_tail[] =
 "\n"
 "ENVIRONMENT\n"
 "	TRING_DEBUGFS      debugfs mount point, as --debugfs (which wins)\n"
@@ -105,18 +103,23 @@ static const char usage_text[] =
 "	babeltrace2 /tmp/trace                read it\n"
 "\n"
 "EXIT STATUS\n"
-"	0  recorded (a drain that timed out is only a warning)\n"
+"	0  recorded (a drain that timed out is only a warning), also\n"
+"	   when the buffer was destroyed: all it held is saved\n"
 "	1  bad option, or DIR not empty\n"
 "	2  cannot start: not root, debugfs not mounted, tring not loaded,\n"
 "	   no such instance or CPU, buffer busy\n"
 "	3  writing the output failed (e.g. disk full); what was saved is\n"
 "	   valid and the summary says what was lost\n"
 "	4  a stream failed while recording\n"
-"	5  the drain was aborted by a second signal\n";
+"	5  the drain was aborted by a second signal\n"
+"\n"
+"	When several apply, 3 comes before 4, and 4 before 5.\n";
 
 void tr_usage(FILE *f)
 {
-	fputs(usage_text, f);
+	fputs(usage_head, f);
+	tr_usage_summary(f);
+	fputs(usage_tail, f);
 }
 
 enum {

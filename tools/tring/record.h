@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tring-record: declarations shared by the record logic (record.c,
- * options.c), the real stream backend (stream_ioctl.c) and the unit test
- * (test_record.c), which links the same logic against a fake backend.
+ * tring-record: declarations shared by the record logic (record.c and
+ * the stages it runs: setup.c, output.c, loop.c, summary.c; options.c),
+ * the real stream backend (stream_ioctl.c) and the unit test (test_*.c),
+ * which links the same logic against a fake backend.
  *
  * Everything that touches the kernel or the clock goes through struct
  * tr_ops, so the test can hand out synthetic packets, inject errors and
@@ -22,6 +23,8 @@
 
 #include <linux/tring.h>
 
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
 /* Sub-buffers asked for per TRING_IOC_GET; the kernel hands out <= 64. */
 #define TR_BATCH		64
 /* Highest CPU number accepted (x86 MAXSMP's NR_CPUS). */
@@ -29,7 +32,7 @@
 /* Give up draining a CPU whose flushed packet stays incomplete this long. */
 #define TR_DRAIN_TIMEOUT_NS	(2ULL * 1000000000ULL)
 
-/* Exit statuses (documented in the usage text). */
+/* Exit statuses (documented in the usage text); see derive_exit_status(). */
 enum {
 	TR_EXIT_OK		= 0,
 	TR_EXIT_USAGE		= 1,	/* bad option or output directory */
@@ -164,28 +167,67 @@ struct tr_rec {
 	struct pollfd *pfd;		/* scratch for the real ops->wait() */
 	sigset_t wait_mask;		/* signal mask while sleeping */
 	sigset_t old_mask;
+	bool signals_caught;		/* our handler is installed */
 	bool signals_blocked;
 
 	struct tring_subbuf sb[TR_BATCH];
 	struct iovec iov[TR_BATCH];
 
+	/* How the run ended: what derive_exit_status() derives the status from. */
 	uint64_t t_start;
 	uint64_t t_stop;
 	enum tr_stop stop;
 	enum tr_drain drain;
-	int exit_status;
+	bool output_error;		/* a write or close of the output failed */
+	bool stream_error;		/* a stream, or waiting on them, failed */
+	int exit_status;		/* set once, at the end */
 
 	/* Status line state. */
 	uint64_t t_status;
 	uint64_t status_events;
 	uint64_t status_bytes;
-	bool status_shown;
 };
 
-/* record.c */
+#define NSEC_PER_SEC	1000000000ULL
+#define NSEC_PER_MSEC	1000000ULL
+
+/* record.c: the run, signals, messages (tr_note() obeys --quiet) */
 int tr_main(int argc, char **argv, const struct tr_ops *ops);
 void tr_request_stop(void);
 extern volatile sig_atomic_t tr_stop_requests;
+void tr_msg(const char *level, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void tr_clear_status(void);
+void tr_status_dirty(void);
+int tr_join(char *dst, size_t n, const char *a, const char *b);
+
+#define tr_err(...)	tr_msg("error: ", __VA_ARGS__)
+#define tr_warn(...)	tr_msg("warning: ", __VA_ARGS__)
+#define tr_note(r, ...)	do { if (!(r)->opt.quiet) tr_msg("", __VA_ARGS__); } while (0)
+
+/* setup.c: environment, knobs, streams */
+int tr_check_environment(struct tr_rec *r);
+int tr_apply_knobs(struct tr_rec *r);
+int tr_open_streams(struct tr_rec *r);
+
+/* output.c: output directory, writes, metadata */
+int tr_prepare_output(struct tr_rec *r);
+int tr_create_outputs(struct tr_rec *r);
+int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count);
+int tr_copy_metadata(struct tr_rec *r, bool final);
+void tr_close_outputs(struct tr_rec *r);
+void tr_remove_output(struct tr_rec *r);
+
+/* loop.c: record loop and drain */
+void tr_record_loop(struct tr_rec *r);
+void tr_drain(struct tr_rec *r);
+
+/* summary.c: status line and summary */
+uint64_t tr_refresh_status(struct tr_rec *r);
+void tr_show_status(struct tr_rec *r, uint64_t now);
+void tr_print_summary(struct tr_rec *r);
+int tr_write_summary_file(struct tr_rec *r);
+void tr_usage_summary(FILE *f);
 
 /* options.c */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv);

@@ -1,0 +1,371 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record output: the output directory, the stream files and the
+ * writes to them, and the CTF metadata.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record.h"
+
+static int mkdir_p(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST) {
+			*p = '/';
+			return -errno;
+		}
+		*p = '/';
+	}
+	if (mkdir(path, 0755) && errno != EEXIST)
+		return -errno;
+	return 0;
+}
+
+/* Files of ours that --force replaces. */
+static bool is_our_file(const char *name)
+{
+	const char *p;
+
+	if (!strcmp(name, "metadata") || !strcmp(name, ".metadata.tmp") ||
+	    !strcmp(name, ".tring-record.summary"))
+		return true;
+	if (strncmp(name, "stream_", 7) || !name[7])
+		return false;
+	for (p = name + 7; *p; p++)
+		if (*p < '0' || *p > '9')
+			return false;
+	return true;
+}
+
+/*
+ * The output directory must be empty unless --force, which removes the
+ * files an earlier run left (a stale stream_7 from a run on more CPUs
+ * would otherwise become part of the trace) and nothing else.
+ */
+static int scan_output(struct tr_rec *r)
+{
+	struct dirent *de;
+	char path[4096];
+	bool others = false, nonempty = false;
+	DIR *d;
+
+	d = opendir(r->out_dir);
+	if (!d) {
+		tr_err("cannot open %s: %s", r->out_dir, strerror(errno));
+		return TR_EXIT_USAGE;
+	}
+	while ((de = readdir(d))) {
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		if (!is_our_file(de->d_name)) {
+			/* CTF readers skip hidden files, not the others. */
+			if (de->d_name[0] != '.')
+				others = true;
+			nonempty = true;
+			continue;
+		}
+		nonempty = true;
+		if (!r->opt.force)
+			continue;
+		if (tr_join(path, sizeof(path), r->out_dir, de->d_name) ||
+		    unlink(path)) {
+			tr_err("cannot remove %s: %s", path, strerror(errno));
+			closedir(d);
+			return TR_EXIT_USAGE;
+		}
+	}
+	closedir(d);
+	if (nonempty && !r->opt.force) {
+		tr_err("output directory %s is not empty (use --force to record into it)",
+		       r->out_dir);
+		return TR_EXIT_USAGE;
+	}
+	if (others)
+		tr_warn("%s holds files that are not part of the trace: CTF readers will take them for streams",
+			r->out_dir);
+	return 0;
+}
+
+int tr_prepare_output(struct tr_rec *r)
+{
+	struct stat st;
+	int ret;
+
+	if ((size_t)snprintf(r->out_dir, sizeof(r->out_dir), "%s",
+			     r->opt.output) >= sizeof(r->out_dir)) {
+		tr_err("output path too long");
+		return TR_EXIT_USAGE;
+	}
+	if (!stat(r->out_dir, &st)) {
+		if (!S_ISDIR(st.st_mode)) {
+			tr_err("%s exists and is not a directory", r->out_dir);
+			return TR_EXIT_USAGE;
+		}
+	} else {
+		ret = mkdir_p(r->out_dir);
+		if (ret) {
+			tr_err("cannot create %s: %s", r->out_dir,
+			       strerror(-ret));
+			return TR_EXIT_USAGE;
+		}
+		r->out_created = true;
+	}
+	ret = scan_output(r);
+	r->out_prepared = !ret;
+	return ret;
+}
+
+int tr_create_outputs(struct tr_rec *r)
+{
+	char path[4096];
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct tr_cpu *c = &r->cpus[i];
+
+		if ((size_t)snprintf(path, sizeof(path), "%s/stream_%u",
+				     r->out_dir, c->cpu) >= sizeof(path))
+			return TR_EXIT_USAGE;
+		/* Kernel data: as private as debugfs itself. */
+		c->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
+				 0600);
+		if (c->out_fd < 0) {
+			tr_err("cannot create %s: %s", path, strerror(errno));
+			return TR_EXIT_OUTPUT;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Write all of @iov, going on after short writes. @done gets the bytes
+ * written, also when an error stops it.
+ */
+static int write_all(struct tr_rec *r, int fd, struct iovec *iov, int cnt,
+		     size_t *done)
+{
+	ssize_t n;
+
+	*done = 0;
+	while (cnt > 0) {
+		n = r->ops->writev(fd, iov, cnt);
+		if (n == -EINTR)
+			continue;
+		if (n < 0)
+			return n;
+		if (n == 0)
+			return -EIO;
+		*done += n;
+		while (cnt > 0 && (size_t)n >= iov->iov_len) {
+			n -= iov->iov_len;
+			iov++;
+			cnt--;
+		}
+		if (cnt > 0) {
+			iov->iov_base = (char *)iov->iov_base + n;
+			iov->iov_len -= n;
+		}
+	}
+	return 0;
+}
+
+/* Copy a file (debugfs metadata) with a fixed buffer. */
+static int copy_file(struct tr_rec *r, const char *src, const char *dst)
+{
+	static char buf[65536];
+	struct iovec iov;
+	int in, out, ret = 0;
+	size_t done;
+	ssize_t n;
+
+	in = open(src, O_RDONLY | O_CLOEXEC);
+	if (in < 0)
+		return -errno;
+	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (out < 0) {
+		ret = -errno;
+		close(in);
+		return ret;
+	}
+	for (;;) {
+		n = read(in, buf, sizeof(buf));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			ret = n ? -errno : 0;
+			break;
+		}
+		iov.iov_base = buf;
+		iov.iov_len = n;
+		ret = write_all(r, out, &iov, 1, &done);
+		if (ret)
+			break;
+	}
+	close(in);
+	if (close(out) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/*
+ * Copy the metadata at the start, so that an interrupted run still has
+ * it; and again at the end (through a temporary file, keeping the first
+ * copy if that fails), for events described while recording.
+ */
+int tr_copy_metadata(struct tr_rec *r, bool final)
+{
+	char src[4096], dst[4096], tmp[4096];
+	int ret;
+
+	if (tr_join(src, sizeof(src), r->buf_dir, "metadata") ||
+	    tr_join(dst, sizeof(dst), r->out_dir, "metadata") ||
+	    tr_join(tmp, sizeof(tmp), r->out_dir, ".metadata.tmp"))
+		return -ENAMETOOLONG;
+	ret = copy_file(r, src, final ? tmp : dst);
+	if (ret == -ENOENT && access(src, F_OK)) {
+		if (!final)
+			tr_warn("%s does not exist: the trace has no CTF metadata",
+				src);
+		return 0;
+	}
+	if (!ret && final && rename(tmp, dst))
+		ret = -errno;
+	if (ret) {
+		unlink(final ? tmp : dst);
+		tr_warn("cannot copy %s: %s%s", src, strerror(-ret),
+			final ? " (the copy made at the start is kept)" : "");
+	}
+	return ret;
+}
+
+/* Setup failed: take back the files and the directory this run made. */
+void tr_remove_output(struct tr_rec *r)
+{
+	struct dirent *de;
+	char path[4096];
+	DIR *d;
+
+	if (!r->out_prepared)
+		return;
+	tr_close_outputs(r);
+	d = opendir(r->out_dir);
+	if (!d)
+		return;
+	while ((de = readdir(d))) {
+		if (is_our_file(de->d_name) &&
+		    !tr_join(path, sizeof(path), r->out_dir, de->d_name))
+			unlink(path);
+	}
+	closedir(d);
+	if (r->out_created)
+		rmdir(r->out_dir);
+}
+
+/* Close the output files; a late write error (NFS, quota) shows here. */
+void tr_close_outputs(struct tr_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++) {
+		struct tr_cpu *c = &r->cpus[i];
+
+		if (c->out_fd < 0)
+			continue;
+		if (close(c->out_fd)) {
+			tr_err("closing %s/stream_%u: %s", r->out_dir, c->cpu,
+			       strerror(errno));
+			r->output_error = true;
+		}
+		c->out_fd = -1;
+	}
+}
+
+/* Events in a held packet, from its header; the records are not read. */
+static uint64_t packet_events(struct tr_cpu *c, const struct tring_subbuf *sb)
+{
+	const struct tring_packet_header *h =
+		(const void *)(c->map + sb->offset);
+
+	if ((h->magic != TRING_PACKET_MAGIC || h->packet_seq_num != sb->seq) &&
+	    !c->bad_header_warned) {
+		tr_warn("cpu%u: packet %llu has a bad header (written as is)",
+			c->cpu, (unsigned long long)sb->seq);
+		c->bad_header_warned = true;
+	}
+	return h->events_count;
+}
+
+/* One iovec per run of sub-buffers adjacent in the mapping. */
+static int build_iov(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
+{
+	size_t size = c->info.subbuf_size;
+	const unsigned char *p;
+	unsigned int i;
+	int n = 0;
+
+	for (i = 0; i < count; i++) {
+		p = c->map + r->sb[i].offset;
+		if (n && (const unsigned char *)r->iov[n - 1].iov_base +
+			 r->iov[n - 1].iov_len == p) {
+			r->iov[n - 1].iov_len += size;
+			continue;
+		}
+		r->iov[n].iov_base = (void *)p;
+		r->iov[n].iov_len = size;
+		n++;
+	}
+	return n;
+}
+
+static void output_failed(struct tr_rec *r, struct tr_cpu *c, int err)
+{
+	tr_err("writing %s/stream_%u failed: %s; stopping", r->out_dir, c->cpu,
+	       strerror(-err));
+	r->stop = TR_STOP_OUTPUT;
+	r->output_error = true;
+}
+
+/*
+ * Write a batch of held sub-buffers. On error the file is cut back to
+ * the last whole packet, so what is saved stays a valid stream, and the
+ * packets that did not make it are counted as unsaved.
+ */
+int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
+{
+	size_t size = c->info.subbuf_size, done;
+	unsigned int i, whole;
+	uint64_t events;
+	int ret;
+
+	ret = write_all(r, c->out_fd, r->iov, build_iov(r, c, count), &done);
+	whole = ret ? done / size : count;
+	for (i = 0; i < count; i++) {
+		events = packet_events(c, &r->sb[i]);
+		if (i < whole) {
+			c->subbufs++;
+			c->bytes += size;
+			c->events += events;
+		} else {
+			c->unsaved_subbufs++;
+			c->unsaved_events += events;
+		}
+	}
+	if (!ret)
+		return 0;
+	if (done % size && ftruncate(c->out_fd, c->bytes))
+		tr_warn("cannot cut %s/stream_%u back to %" PRIu64 " bytes: %s",
+			r->out_dir, c->cpu, c->bytes, strerror(errno));
+	output_failed(r, c, ret);
+	return ret;
+}

@@ -1,0 +1,332 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record setup: the environment (root, debugfs, the module, the
+ * buffer), the knobs, and the streams (which CPUs, open, map, check).
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record.h"
+
+static bool is_dir(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+int tr_check_environment(struct tr_rec *r)
+{
+	const char *dfs = r->opt.debugfs;
+	char inst[4096];
+
+	if (r->ops->euid() != 0) {
+		tr_err("must be run as root (the tring files in debugfs are root-only)");
+		return TR_EXIT_SETUP;
+	}
+	/* A fake or relocated debugfs (--debugfs, TRING_DEBUGFS) is trusted. */
+	if (!is_dir(dfs) || (!r->opt.debugfs_given && !r->ops->is_debugfs(dfs))) {
+		tr_err("debugfs is not mounted at %s (mount -t debugfs none %s)",
+		       dfs, dfs);
+		return TR_EXIT_SETUP;
+	}
+	if (tr_join(r->tring_dir, sizeof(r->tring_dir), dfs, "tring"))
+		return TR_EXIT_SETUP;
+	if (!is_dir(r->tring_dir)) {
+		tr_err("%s does not exist: the tring module is not loaded (modprobe tring)",
+		       r->tring_dir);
+		return TR_EXIT_SETUP;
+	}
+	if (!r->opt.instance) {
+		strcpy(r->buf_dir, r->tring_dir);
+		return 0;
+	}
+	if (tr_join(inst, sizeof(inst), r->tring_dir, "instances") ||
+	    tr_join(r->buf_dir, sizeof(r->buf_dir), inst, r->opt.instance))
+		return TR_EXIT_SETUP;
+	if (!is_dir(r->buf_dir)) {
+		tr_err("no buffer instance '%s' (%s does not exist)",
+		       r->opt.instance, r->buf_dir);
+		return TR_EXIT_SETUP;
+	}
+	return 0;
+}
+
+static int read_small_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = read(fd, buf, size - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * Does the knob already hold @val? trace_clock reads "[mono] local";
+ * the others read a number and a newline.
+ */
+static bool knob_holds(const char *knob, const char *cur, const char *val)
+{
+	size_t len = strlen(val);
+	const char *sel;
+
+	if (!strcmp(knob, "trace_clock")) {
+		sel = strchr(cur, '[');
+		return sel && !strncmp(sel + 1, val, len) && sel[len + 1] == ']';
+	}
+	return !strncmp(cur, val, len) && (cur[len] == '\n' || !cur[len]);
+}
+
+static int set_knob(struct tr_rec *r, const char *knob, const char *val)
+{
+	char path[4096], cur[128];
+	int ret;
+
+	if (tr_join(path, sizeof(path), r->buf_dir, knob))
+		return TR_EXIT_SETUP;
+	if (access(path, F_OK)) {
+		tr_err("%s has no knob %s%s", r->buf_dir, knob,
+		       r->opt.instance ? " (instances cannot be reconfigured)" : "");
+		return TR_EXIT_SETUP;
+	}
+	/* Writing rebuilds the buffer, dropping its data: only if needed. */
+	if (!read_small_file(path, cur, sizeof(cur)) &&
+	    knob_holds(knob, cur, val))
+		return 0;
+	ret = r->ops->knob_write(path, val);
+	if (!ret)
+		return 0;
+	if (ret == -EBUSY)
+		tr_err("cannot set %s: the buffer is in use (a stream of it is open or mapped, another tring-record?)",
+		       knob);
+	else if (ret == -EINVAL || ret == -ERANGE)
+		tr_err("the kernel refused %s = %s", knob, val);
+	else
+		tr_err("cannot set %s: %s", knob, strerror(-ret));
+	return TR_EXIT_SETUP;
+}
+
+int tr_apply_knobs(struct tr_rec *r)
+{
+	const struct tr_opts *o = &r->opt;
+	char v[32];
+	int ret = 0;
+
+	/* The sub-buffer size first: buffer_size_kb is rounded to it. */
+	if (o->subbuf_kb > 0) {
+		snprintf(v, sizeof(v), "%ld", o->subbuf_kb);
+		ret = set_knob(r, "buffer_subbuf_size_kb", v);
+	}
+	if (!ret && o->buffer_kb > 0) {
+		snprintf(v, sizeof(v), "%ld", o->buffer_kb);
+		ret = set_knob(r, "buffer_size_kb", v);
+	}
+	if (!ret && o->overwrite >= 0)
+		ret = set_knob(r, "overwrite", o->overwrite ? "1" : "0");
+	if (!ret && o->clock)
+		ret = set_knob(r, "trace_clock", o->clock);
+	return ret;
+}
+
+/* CPUs with a per_cpu/cpuN directory, into @avail. */
+static int list_cpus(struct tr_rec *r, unsigned char *avail)
+{
+	char path[4096], *end;
+	struct dirent *de;
+	unsigned long cpu;
+	DIR *d;
+
+	if (tr_join(path, sizeof(path), r->buf_dir, "per_cpu"))
+		return TR_EXIT_SETUP;
+	d = opendir(path);
+	if (!d) {
+		tr_err("cannot open %s: %s", path, strerror(errno));
+		return TR_EXIT_SETUP;
+	}
+	while ((de = readdir(d))) {
+		if (strncmp(de->d_name, "cpu", 3) || de->d_name[3] < '0' ||
+		    de->d_name[3] > '9')
+			continue;
+		cpu = strtoul(de->d_name + 3, &end, 10);
+		if (!*end && cpu < TR_MAX_CPUS)
+			tr_cpu_set(avail, cpu);
+	}
+	closedir(d);
+	return 0;
+}
+
+static int select_cpus(struct tr_rec *r)
+{
+	static unsigned char avail[TR_MAX_CPUS / 8];
+	unsigned int cpu, n = 0;
+	int ret;
+
+	memset(avail, 0, sizeof(avail));
+	ret = list_cpus(r, avail);
+	if (ret)
+		return ret;
+	for (cpu = 0; cpu < TR_MAX_CPUS; cpu++) {
+		if (r->opt.cpus_given && !tr_cpu_isset(r->opt.cpus, cpu))
+			continue;
+		if (!tr_cpu_isset(avail, cpu)) {
+			if (r->opt.cpus_given) {
+				tr_err("CPU %u has no stream in %s/per_cpu",
+				       cpu, r->buf_dir);
+				return TR_EXIT_SETUP;
+			}
+			continue;
+		}
+		n++;
+	}
+	if (!n) {
+		tr_err("no CPU streams in %s/per_cpu", r->buf_dir);
+		return TR_EXIT_SETUP;
+	}
+	r->cpus = calloc(n, sizeof(*r->cpus));
+	r->set = calloc(n, sizeof(*r->set));
+	r->pfd = calloc(n, sizeof(*r->pfd));
+	if (!r->cpus || !r->set || !r->pfd) {
+		tr_err("out of memory");
+		return TR_EXIT_SETUP;
+	}
+	for (cpu = 0; cpu < TR_MAX_CPUS && r->ncpus < n; cpu++) {
+		if (!tr_cpu_isset(avail, cpu) ||
+		    (r->opt.cpus_given && !tr_cpu_isset(r->opt.cpus, cpu)))
+			continue;
+		r->cpus[r->ncpus].cpu = cpu;
+		r->cpus[r->ncpus].fd = -1;
+		r->cpus[r->ncpus].out_fd = -1;
+		r->ncpus++;
+	}
+	return 0;
+}
+
+static int open_error(struct tr_cpu *c, const char *path, int err)
+{
+	switch (err) {
+	case -EBUSY:
+		tr_err("cpu%u: the stream is already open (another reader, e.g. tring-record, is running)",
+		       c->cpu);
+		break;
+	case -ENODEV:
+		tr_err("cpu%u: the buffer is being removed", c->cpu);
+		break;
+	default:
+		tr_err("cannot open %s: %s", path, strerror(-err));
+	}
+	return TR_EXIT_SETUP;
+}
+
+static bool info_sane(const struct tring_info *i)
+{
+	return i->subbuf_size >= sizeof(struct tring_packet_header) &&
+	       !(i->subbuf_size & (i->subbuf_size - 1)) &&
+	       i->header_size >= sizeof(struct tring_packet_header) &&
+	       i->header_size <= i->subbuf_size && i->subbuf_count >= 1 &&
+	       i->map_size >= i->subbuf_size * i->subbuf_count &&
+	       !(i->map_size % i->subbuf_size);
+}
+
+static int check_info(struct tr_cpu *c)
+{
+	const struct tring_info *i = &c->info;
+
+	if (i->abi_version != TRING_ABI_VERSION) {
+		tr_err("cpu%u: kernel tring ABI version %u, tring-record knows %u",
+		       c->cpu, i->abi_version, TRING_ABI_VERSION);
+		return TR_EXIT_SETUP;
+	}
+	if (!info_sane(i)) {
+		tr_err("cpu%u: TRING_IOC_INFO returned an impossible shape (sub-buffer %llu x %u, map %llu)",
+		       c->cpu, (unsigned long long)i->subbuf_size,
+		       i->subbuf_count, (unsigned long long)i->map_size);
+		return TR_EXIT_SETUP;
+	}
+	return 0;
+}
+
+static int ioctl_error(struct tr_cpu *c, const char *what, int err)
+{
+	tr_err("cpu%u: %s failed: %s", c->cpu, what, strerror(-err));
+	return TR_EXIT_SETUP;
+}
+
+static int set_watermark(struct tr_rec *r, struct tr_cpu *c)
+{
+	uint32_t wm = r->opt.watermark;
+	int ret;
+
+	ret = r->ops->set_watermark(c, wm);
+	if (ret)
+		return ioctl_error(c, "TRING_IOC_WATERMARK", ret);
+	/* The kernel clamps it silently: read back what it took. */
+	ret = r->ops->info(c, &c->info);
+	if (ret)
+		return ioctl_error(c, "TRING_IOC_INFO", ret);
+	if (c->info.watermark != wm && c == r->cpus)
+		tr_warn("watermark %u out of range, the kernel uses %u",
+			wm, c->info.watermark);
+	return 0;
+}
+
+static int open_cpu(struct tr_rec *r, struct tr_cpu *c)
+{
+	char path[4096];
+	int ret;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stream",
+			     r->buf_dir, c->cpu) >= sizeof(path))
+		return TR_EXIT_SETUP;
+	ret = r->ops->open(c, path);
+	if (ret)
+		return open_error(c, path, ret);
+	ret = r->ops->info(c, &c->info);
+	if (ret)
+		return ioctl_error(c, "TRING_IOC_INFO", ret);
+	ret = check_info(c);
+	if (ret)
+		return ret;
+	ret = r->ops->map(c);
+	if (ret) {
+		tr_err("cpu%u: cannot map the stream: %s", c->cpu,
+		       strerror(-ret));
+		return TR_EXIT_SETUP;
+	}
+	if (r->opt.watermark) {
+		ret = set_watermark(r, c);
+		if (ret)
+			return ret;
+	}
+	ret = r->ops->status(c, &c->start);
+	if (ret)
+		return ioctl_error(c, "TRING_IOC_STATUS", ret);
+	c->last = c->start;
+	c->next_seq = c->start.read_pos / c->info.subbuf_size;
+	return 0;
+}
+
+/* Open, map and check the stream of every CPU to record. */
+int tr_open_streams(struct tr_rec *r)
+{
+	unsigned int i;
+	int ret;
+
+	ret = select_cpus(r);
+	for (i = 0; !ret && i < r->ncpus; i++)
+		ret = open_cpu(r, &r->cpus[i]);
+	return ret;
+}
