@@ -79,6 +79,17 @@ static long long summary_value(const char *key)
 	return -1;
 }
 
+/* Wait up to @ms milliseconds for @path to exist: 0, or -1 on timeout. */
+static int wait_for_file(const char *path, int ms)
+{
+	for (; ms > 0; ms -= 10) {
+		if (!access(path, F_OK))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
 TEST(record_bursts_exact)
 {
 	int ncpu = tu_nr_cpus(), cpu, status;
@@ -106,6 +117,11 @@ TEST(record_bursts_exact)
 		      (char *)NULL);
 		_exit(127);
 	}
+	/*
+	 * It catches SIGINT from before it writes the metadata: wait for
+	 * that file, so the signal below cannot kill it while it starts.
+	 */
+	ASSERT_EQ(0, wait_for_file(OUTDIR "/metadata", 30000));
 	/* While it records: several ring laps' worth. */
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		ASSERT_EQ(0, tu_trigger(cpu, 3000, 48 + 8 * cpu, 500, &written,
