@@ -1616,6 +1616,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	unsetenv("TRING_DEBUGFS");
+	printf("TAP version 13\n");
 	for (i = 0; i < ARRAY_SIZE(tests); i++) {
 		if (argc > 1 && strcmp(argv[1], tests[i].name))
 			continue;
@@ -1623,12 +1624,14 @@ int main(int argc, char **argv)
 		test_failed = false;
 		tests[i].fn();
 		fake_free();
-		printf("%s %s\n", test_failed ? "FAIL" : "ok  ", cur_test);
+		printf("%s %u %s\n", test_failed ? "not ok" : "ok",
+		       passed + failed + 1, cur_test);
 		if (test_failed)
 			failed++;
 		else
 			passed++;
 	}
-	printf("%u passed, %u failed\n", passed, failed);
+	printf("1..%u\n# %u passed, %u failed\n", passed + failed, passed,
+	       failed);
 	return failed ? 1 : 0;
 }
