@@ -132,14 +132,25 @@ if ! "$top/scripts/setup.sh" >"$OUT/logs/setup.log" 2>&1; then
 	exit 1
 fi
 QEMU=$(qemu_version)
-if ! KDEBUG=$(guest_kernel debug-6.1 2>"$OUT/logs/debug-kernel.log") ||
-	! KKASAN=$(guest_kernel kasan-6.1 2>"$OUT/logs/kasan-kernel.log"); then
-	cat "$OUT/logs/debug-kernel.log" "$OUT/logs/kasan-kernel.log"
-	echo "0 passed, 1 failed"
-	exit 1
-fi
-KDEBUG=${KDEBUG##* }
-KKASAN=${KKASAN##* }
+# The debug kernels, built once (minutes) and cached, for the parts that
+# use them (all of them in "make check"). debug_kernel NAME VAR: VAR gets
+# the kernel's build tree.
+debug_kernel() {
+	local k
+	if ! k=$(guest_kernel "$1" 2>"$OUT/logs/$1-kernel.log"); then
+		cat "$OUT/logs/$1-kernel.log"
+		echo "0 passed, 1 failed"
+		exit 1
+	fi
+	printf -v "$2" '%s' "${k##* }"
+}
+KDEBUG=
+for p in debug-6.1 debug-6.1-smp4 harness; do
+	want "$p" && { debug_kernel debug-6.1 KDEBUG; break; }
+done
+for p in kasan-6.1 kasan-6.1-faults; do
+	want "$p" && { debug_kernel kasan-6.1 KKASAN; break; }
+done
 
 # --- 2. static checks ------------------------------------------------------
 static_checks() {
@@ -191,11 +202,13 @@ guest_results() {
 	done
 }
 
-# run_kernel NAME KERNEL PLAN [traces]: build the module for KERNEL (see
-# guest_kernel), boot it with PLAN, count its steps' results and its
-# splats; "traces": check with babeltrace2 the traces the guest recorded.
+# run_kernel NAME KERNEL PLAN [traces] [TIMEOUT_S]: build the module for
+# KERNEL (see guest_kernel), boot it with PLAN, count its steps' results
+# and its splats; "traces": check with babeltrace2 the traces the guest
+# recorded.
 run_kernel() {
 	local name=$1 k image kdir plan=$3 dir=$OUT/guest-$1 rc t0=$(date +%s)
+	local timeout_s=${5:-$GUEST_TIMEOUT}
 
 	if ! k=$(guest_kernel "$2" 2>"$OUT/logs/kernel-$name.log"); then
 		tap "$name" fail "no $2 kernel: $(cat "$OUT/logs/kernel-$name.log")"
@@ -204,7 +217,7 @@ run_kernel() {
 	read -r image kdir <<<"$k"
 	one "$name" "module-build-$name" guest_modules "$kdir" || return
 	say "$name: booting guest ($(basename "$image"), ${TRING_VM_SMP:-2} vCPUs, QEMU $QEMU)"
-	guest_boot "$image" "$kdir" "$plan" "$dir" "$GUEST_TIMEOUT" $SELFTESTS $TOOLS
+	guest_boot "$image" "$kdir" "$plan" "$dir" "$timeout_s" $SELFTESTS $TOOLS
 	rc=$?
 	if [ "$rc" = 1 ]; then
 		tap "$name" fail "guest did not finish: $(guest_failure "$dir") (build/check/guest-$name/console.log)"
@@ -228,8 +241,11 @@ run_kernel() {
 for k in debian-6.1 debian-6.12 debug-6.1 kasan-6.1; do
 	want "$k" && run_kernel "$k" "$k" "$VM/plan-check" traces
 done
-want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel kasan-6.1-faults kasan-6.1 "$VM/plan-faults"
-want debug-6.1-smp4 && TRING_VM_SMP=4 run_kernel debug-6.1-smp4 debug-6.1 "$VM/plan-smp4"
+# These two take longer: a hung one fails after three times as long.
+want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
+	kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 3))
+want debug-6.1-smp4 && TRING_VM_SMP=4 run_kernel \
+	debug-6.1-smp4 debug-6.1 "$VM/plan-smp4" - $((GUEST_TIMEOUT * 3))
 
 # --- 7. the harness ----------------------------------------------------------
 # A planted WARN: every step of the guest succeeds, and the splat check

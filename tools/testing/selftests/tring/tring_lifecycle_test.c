@@ -228,15 +228,19 @@ static int load_stop(struct load *l)
 	return err;
 }
 
-/* The tests with a workload on every CPU: slow under emulation. */
-FIXTURE(load) {
+/*
+ * The tests with a workload on every CPU, and the big buffer: slow under
+ * emulation (a debug kernel, 4 vCPUs), longer than the harness's default
+ * 30 s: they get a hang guard of 300 s instead.
+ */
+FIXTURE(slow) {
 };
 
-FIXTURE_SETUP(load)
+FIXTURE_SETUP(slow)
 {
 }
 
-FIXTURE_TEARDOWN(load)
+FIXTURE_TEARDOWN(slow)
 {
 }
 
@@ -246,7 +250,7 @@ FIXTURE_TEARDOWN(load)
  * probes are detached, and waited for, before anything they use goes
  * away.
  */
-TEST_F_TIMEOUT(load, unload_with_events_enabled, 300)
+TEST_F_TIMEOUT(slow, unload_with_events_enabled, 300)
 {
 	struct load l;
 
@@ -292,7 +296,7 @@ static void disable_all_exactly(struct __test_metadata *_metadata)
  * CPU: events flow while enabled, and once disabling returns not one
  * more is written, on any CPU.
  */
-TEST_F_TIMEOUT(load, enable_disable_while_tracing, 300)
+TEST_F_TIMEOUT(slow, enable_disable_while_tracing, 300)
 {
 	long before, after;
 	struct load l;
@@ -357,7 +361,7 @@ static int enable_files(char paths[][640], int max)
  * write succeeds, and after the last "0" to events/enable not one
  * event more is written.
  */
-TEST_F_TIMEOUT(load, toggle_under_load, 300)
+TEST_F_TIMEOUT(slow, toggle_under_load, 300)
 {
 	static char paths[64][640];
 	struct load l;
@@ -379,7 +383,7 @@ TEST_F_TIMEOUT(load, toggle_under_load, 300)
 	EXPECT_EQ(0, load_stop(&l));
 }
 
-TEST(big_buffer)
+TEST_F_TIMEOUT(slow, big_buffer, 300)
 {
 	struct tu_stream s;
 
