@@ -23,9 +23,11 @@ if [ -z "$map" ]; then
 		'ffffffff82a1c140 d after_the_latch' >"$map"
 fi
 mono=$(awk '$3 == "tk_fast_mono" { print $1 }' "$map")
-# The symbol after the two latch copies: the first byte past them.
 raw=$(awk '$3 == "tk_fast_raw" { print $1 }' "$map")
-past=$(sort "$map" | awk -v m="$raw" 'p { print $1; exit } $1 == m { p = 1 }')
+# The first byte past a latch copy (the next symbol) that is in neither.
+past=$(sort "$map" | awk '
+	$3 ~ /^tk_fast_(mono|raw)$/ { latch = 1; next }
+	latch { print $1; latch = 0 }' | tail -n 1)
 
 # passes DESCRIPTION [ENV...]: splat.sh finds nothing in $log
 passes() {
@@ -87,6 +89,8 @@ kcsan "$mono"
 passes "a KCSAN report on tk_fast_mono passes with the System.map" \
 	SPLAT_SYSTEM_MAP="$map"
 fails "the same report fails without a System.map"
+kcsan "$raw" "$mono"
+passes "a report on both latch copies passes" SPLAT_SYSTEM_MAP="$map"
 kcsan "$past"
 fails "a report one byte past the latch copies fails" SPLAT_SYSTEM_MAP="$map"
 kcsan "$mono" "$past"
