@@ -18,6 +18,7 @@
  * leak kmemleak can pin on tring.
  */
 #include <sys/syscall.h>
+#include <time.h>
 
 #include "../kselftest_harness.h"
 #include "tring_util.h"
@@ -363,7 +364,11 @@ TEST_F_TIMEOUT(faults, instance_create_destroy, 600)
 		} else {
 			t.absorbed += left == 0;
 		}
-		ASSERT_TRUE(exists(TRING_DIR "/instances/fi/per_cpu/cpu0/stream"));
+		/* A made instance is whole: its files are there. */
+		EXPECT_TRUE(exists(TRING_DIR "/instances/fi/per_cpu/cpu0/stream")) {
+			TH_LOG("create succeeded with allocation %u failing, without its stream file",
+			       n);
+		}
 		ASSERT_TRUE(instance_records(10)) {
 			TH_LOG("allocation %u failing: the instance does not record", n);
 		}
@@ -513,7 +518,7 @@ static int count_test_events(const uint8_t *pkt, const struct tring_subbuf *sb,
 }
 
 /*
- * Random failures of this task's allocations (10%) while it rebuilds
+ * Random failures of this task's allocations (3%) while it rebuilds
  * the buffer, creates, fills and destroys instances and enables and
  * disables events, 60 rounds: every operation succeeds or fails with
  * -ENOMEM. Then, failures off: every operation works, and 500 events
@@ -544,7 +549,7 @@ TEST_F_TIMEOUT(faults, random_failures_then_exact_counts, 600)
 	 */
 	for (round = 0; round < 61; round++) {
 		if (round == 1)
-			ASSERT_EQ(0, random_failures(10));
+			ASSERT_EQ(0, random_failures(3));
 		for (i = 0; i < sizeof(ops) / sizeof(ops[0]); i++) {
 			ret = tu_write_file(ops[i][0], ops[i][1]);
 			runs++;
@@ -652,17 +657,51 @@ static int load(void *arg)
 }
 
 /*
- * Loading tring.ko with any one allocation failing: the load fails with
+ * One load of tring.ko with allocation @n failing: the load fails with
  * -ENOMEM and leaves nothing (no module, no debugfs files), or it
- * succeeds and works; either way the next clean load works. Then no
- * leak, the last load's modules unloaded.
+ * succeeds and works; either way the next clean load works.
+ */
+static void load_run(struct __test_metadata *_metadata, struct tally *t,
+		     unsigned int n)
+{
+	long left;
+	int ret;
+
+	fprintf(stderr, "# load, allocation %u of %ld failing\n", n, t->allocs);
+	ret = run_nth(load, NULL, n, &left);
+	t->runs++;
+	if (ret) {
+		t->failed++;
+		EXPECT_EQ(-ENOMEM, ret) {
+			TH_LOG("load, allocation %u failing", n);
+		}
+		EXPECT_FALSE(exists("/sys/module/tring"));
+		EXPECT_FALSE(exists(TRING_DIR));
+	} else {
+		t->absorbed += left == 0;
+		EXPECT_TRUE(exists(TRING_DIR "/per_cpu/cpu0/stream"));
+		ASSERT_EQ(0, tu_mod_unload("tring"));
+	}
+	ASSERT_EQ(0, mod_load_fd(load_fd)) {
+		TH_LOG("a clean load after allocation %u failed", n);
+	}
+	ASSERT_EQ(0, tu_mod_load("tring_test"));
+	ASSERT_TRUE(buffer_records(8));
+	ASSERT_EQ(0, tu_mod_unload("tring_test"));
+	ASSERT_EQ(0, tu_mod_unload("tring"));
+}
+
+/*
+ * Loading tring.ko with allocations failing: every 1/MAX_LOAD_RUNS-th of
+ * them, then 20 more at random (TRING_FAULTS_SEED repeats a run's
+ * positions: its seed is in the log), so that successive runs of make
+ * check reach other ones. Then no leak, the last load unloaded.
  */
 TEST_F_TIMEOUT(faults, module_load, 900)
 {
 	struct tally t = { 0 };
-	unsigned int n;
-	long left;
-	int ret;
+	unsigned int n, seed, i;
+	const char *env = getenv("TRING_FAULTS_SEED");
 
 	ASSERT_EQ(0, tu_mod_unload("tring_test"));
 	ASSERT_EQ(0, tu_mod_unload("tring"));
@@ -671,31 +710,13 @@ TEST_F_TIMEOUT(faults, module_load, 900)
 	t.allocs = count_allocs(load, NULL);
 	ASSERT_LT(0, t.allocs);
 	ASSERT_EQ(0, tu_mod_unload("tring"));
-	for (n = 1; n <= t.allocs; n += stride(t.allocs, MAX_LOAD_RUNS)) {
-		fprintf(stderr, "# load, allocation %u of %ld failing\n", n,
-			t.allocs);
-		ret = run_nth(load, NULL, n, &left);
-		t.runs++;
-		if (ret) {
-			t.failed++;
-			EXPECT_EQ(-ENOMEM, ret) {
-				TH_LOG("load, allocation %u failing", n);
-			}
-			EXPECT_FALSE(exists("/sys/module/tring"));
-			EXPECT_FALSE(exists(TRING_DIR));
-		} else {
-			t.absorbed += left == 0;
-			EXPECT_TRUE(exists(TRING_DIR "/per_cpu/cpu0/stream"));
-			ASSERT_EQ(0, tu_mod_unload("tring"));
-		}
-		ASSERT_EQ(0, mod_load_fd(load_fd)) {
-			TH_LOG("a clean load after allocation %u failed", n);
-		}
-		ASSERT_EQ(0, tu_mod_load("tring_test"));
-		ASSERT_TRUE(buffer_records(8));
-		ASSERT_EQ(0, tu_mod_unload("tring_test"));
-		ASSERT_EQ(0, tu_mod_unload("tring"));
-	}
+	for (n = 1; n <= t.allocs; n += stride(t.allocs, MAX_LOAD_RUNS))
+		load_run(_metadata, &t, n);
+	seed = env ? strtoul(env, NULL, 0) : (unsigned int)time(NULL);
+	fprintf(stderr, "# random positions: TRING_FAULTS_SEED=%u\n", seed);
+	srand(seed);
+	for (i = 0; i < 20; i++)
+		load_run(_metadata, &t, 1 + rand() % t.allocs);
 	close(load_fd);
 	tally_log("load tring.ko", &t);
 	EXPECT_LT(0, t.failed);
