@@ -99,7 +99,7 @@ tap_log() {
 		tap "$suite" fail "$prefix: exit status $rc"
 		failed=$((failed + 1))
 	fi
-	[ "$failed" = 0 ] || grep -aE '^not ok |^# .*(Expected|FAIL|line)' "$log" |
+	[ "$failed" = 0 ] || grep -aE '^not ok |^# .*(Expected|FAIL| line [0-9])' "$log" |
 		head -n 20 | sed "s/^/    $prefix: /"
 }
 
