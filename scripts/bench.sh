@@ -20,8 +20,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-B=$top/build
-VM=$top/tools/testing/vm
+. "$top/tools/testing/vm/lib.sh"
 OUT=$B/bench
 stamp=$(date +%Y%m%d-%H%M%S)
 json=$OUT/bench-$stamp.json
@@ -60,31 +59,31 @@ rr() {
 json_items=()
 
 for series in $kernels; do
-	image=$(ls -d /boot/vmlinuz-"$series".* 2>/dev/null | sort -V | tail -n 1)
-	[ -n "$image" ] || { say "no Debian $series kernel"; continue; }
+	k=$(guest_kernel "$series") || { say "no Debian $series kernel"; continue; }
+	read -r image kdir <<<"$k"
 	release=${image#/boot/vmlinuz-}
-	kdir=/lib/modules/$release/build
-	make -C "$top" -s KDIR="$kdir" modules >/dev/null
-	mods=$B/mod/$(basename "$(realpath "$kdir")")
+	guest_modules "$kdir" >/dev/null
 	cat >"$OUT/plan-bench" <<EOP
 run_step load sh -c 'insmod /lib/tring/tring.ko && insmod /lib/tring/tring_bench.ko'
 run_step bench env ROUNDS=${ROUNDS:-5} EVENTS=${EVENTS:-200000} FILL=${FILL:-200000} /tests/bench-guest.sh
 run_step unload sh -c 'rmmod tring_bench && rmmod tring'
 EOP
-	"$VM/mkinitramfs.sh" "$OUT/bench.cpio.gz" "$OUT/plan-bench" "$mods" \
-		"$VM/bench-guest.sh" "$B/tools/tring-record" \
-		"$B/bench-tools/ftrace_read"
 	say "Debian $release: running the guest benchmark (several minutes)"
-	if ! "$VM/run-guest.sh" "$image" "$OUT/bench.cpio.gz" "$OUT/guest-$series" 3600; then
+	rc=0
+	guest_boot "$image" "$kdir" "$OUT/plan-bench" "$OUT/guest-$series" 3600 \
+		"$VM/bench-guest.sh" "$B/tools/tring-record" \
+		"$B/bench-tools/ftrace_read" || rc=$?
+	if [ "$rc" = 1 ]; then
 		say "the $series guest failed: $OUT/guest-$series/console.log"
 		continue
 	fi
+	[ "$rc" = 0 ] || say "the $series guest kernel reported a problem: $OUT/guest-$series/splats.txt"
 	res=$OUT/guest-$series/results
 	f=$res/bench.txt
 	cp "$f" "$OUT/bench-$stamp-$series.txt"
 
 	echo
-	echo "== Linux $release, $(cat "$res/nproc") vCPUs, clocksource $(cat "$res/clocksource"), QEMU TCG (emulated) =="
+	echo "== Linux $release, $(cat "$res/nproc") vCPUs, clocksource $(cat "$res/clocksource"), QEMU $(cat "$res/qemu") TCG (emulated) =="
 	echo
 	echo "Write side: ns/event, median of ${ROUNDS:-5} interleaved rounds of ${EVENTS:-200000} events per CPU;"
 	echo "ratios: median over rounds of each peer's time over trace_write_inline()'s in the same round."

@@ -9,8 +9,7 @@
 set -euo pipefail
 
 top=$(cd "$(dirname "$0")/.." && pwd)
-B=$top/build
-VM=$top/tools/testing/vm
+. "$top/tools/testing/vm/lib.sh"
 series=${TRING_RUN_KERNEL:-6.1}
 
 say() { echo "run: $*"; }
@@ -18,33 +17,31 @@ say() { echo "run: $*"; }
 say "setting up (Debian packages)"
 "$top/scripts/setup.sh"
 
-image=$(ls -d /boot/vmlinuz-"$series".* 2>/dev/null | sort -V | tail -n 1)
-[ -n "$image" ] || { echo "run: no Debian $series kernel in /boot" >&2; exit 1; }
+read -r image kdir <<<"$(guest_kernel "$series")"
+[ -n "$image" ] || exit 1
 release=${image#/boot/vmlinuz-}
-kdir=/lib/modules/$release/build
 
 say "building tring for $release and tring-record"
-make -C "$top" -s KDIR="$kdir" modules >/dev/null
+guest_modules "$kdir" >/dev/null
 make -C "$top" -s tools >/dev/null
 
 stamp=$(date +%Y%m%d-%H%M%S)
 work=$B/run/guest-$stamp
 trace=$B/run/trace-$stamp
 mkdir -p "$B/run"
-"$VM/mkinitramfs.sh" "$B/run/run.cpio.gz" "$VM/plan-run" \
-	"$B/mod/$(basename "$(realpath "$kdir")")" \
-	"$B/tools/tring-record" "$VM/workload.sh"
 
-say "booting Debian $release under QEMU (software emulation, 2 CPUs)"
-if ! "$VM/run-guest.sh" "$image" "$B/run/run.cpio.gz" "$work" 300 ||
-	[ ! -f "$work/results/trace/metadata" ]; then
+say "booting Debian $release under QEMU $(qemu_version) (software emulation, 2 CPUs)"
+rc=0
+guest_boot "$image" "$kdir" "$VM/plan-run" "$work" 300 \
+	"$B/tools/tring-record" "$VM/workload.sh" || rc=$?
+if [ "$rc" = 1 ] || [ ! -f "$work/results/trace/metadata" ]; then
 	echo "run: the guest did not bring a trace back; console log:" >&2
 	tail -n 40 "$work/console.log" >&2
 	exit 1
 fi
-if splats=$("$VM/splat.sh" "$work/console.log" "$work/results/dmesg.txt"); [ -n "${splats:-}" ]; then
+if [ "$rc" = 2 ]; then
 	echo "run: the guest kernel reported a problem:" >&2
-	echo "$splats" >&2
+	cat "$work/splats.txt" >&2
 	exit 1
 fi
 mv "$work/results/trace" "$trace"

@@ -7,7 +7,7 @@
 #
 # The 6.12 kernel comes from bookworm-backports. The mirror for that suite
 # is never written here: it is read from the apt sources the machine
-# already has (the URI serving "bookworm").
+# already has (the URI serving "bookworm"). QEMU comes from there too.
 
 set -euo pipefail
 
@@ -17,7 +17,7 @@ BPO_LIST=/etc/apt/sources.list.d/tring-${BPO}.sources
 
 PKGS=(
 	build-essential bc bison flex libelf-dev libssl-dev xz-utils rsync
-	kmod cpio busybox-static qemu-system-x86
+	kmod cpio busybox-static
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	linux-kbuild-6.1 sparse babeltrace2 valgrind
 )
@@ -116,6 +116,19 @@ bpo_installed() {
 		ls /boot/vmlinuz-6.1[2-9]*-amd64 >/dev/null 2>&1
 }
 
+# QEMU from $BPO (10.x): bookworm's 7.2 wedges a vCPU on code another
+# vCPU patches under multi-threaded TCG (tracepoint toggling). Installs
+# it, or upgrades a 7.2 already installed.
+qemu_from_backports() {
+	local v
+	v=$(dpkg-query -W -f='${Version}' qemu-system-x86 2>/dev/null || true)
+	[ -n "$v" ] && dpkg --compare-versions "$v" ge 1:8 && return 0
+	apt_update
+	log "installing qemu-system-x86 from $BPO (installed: ${v:-none})"
+	apt-get install -y -qq --no-install-recommends -t "$BPO" \
+		qemu-system-x86 >/dev/null
+}
+
 main() {
 	local miss bpo
 	need_root
@@ -133,6 +146,7 @@ main() {
 		log "installing from $BPO:" $bpo
 		apt-get install -y -qq --no-install-recommends -t "$BPO" $bpo >/dev/null
 	fi
+	qemu_from_backports
 	log "ok"
 }
 

@@ -362,6 +362,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	unsetenv("TRING_DEBUGFS");
+	printf("TAP version 13\n");
 	for (i = 0; i < ARRAY_SIZE(suites); i++) {
 		for (t = suites[i]; t->name; t++) {
 			if (argc > 1 && strcmp(argv[1], t->name))
@@ -370,13 +371,15 @@ int main(int argc, char **argv)
 			test_failed = false;
 			t->fn();
 			fake_free();
-			printf("%s %s\n", test_failed ? "FAIL" : "ok  ", cur_test);
+			printf("%s %u %s\n", test_failed ? "not ok" : "ok",
+			       passed + failed + 1, cur_test);
 			if (test_failed)
 				failed++;
 			else
 				passed++;
 		}
 	}
-	printf("%u passed, %u failed\n", passed, failed);
+	printf("1..%u\n# %u passed, %u failed\n", passed + failed, passed,
+	       failed);
 	return failed ? 1 : 0;
 }

@@ -4,11 +4,12 @@
 # Run the twin's test programs for each variant given and sum their TAP
 # results. Usage: twin_run.sh <output dir> <variant>...
 #
-# A program counts its own TAP lines; on top of them a run that ends in
-# anything but exit status 0 or 1 (a crash, a timeout, a sanitizer
-# report: each sanitizer is given its own exit status below) counts as
-# one more failure. Logs are kept in <output dir>/logs. The last line
-# printed is "N passed, N failed"; the exit status is 1 if anything failed.
+# Prints one TAP stream: every program's test lines, renumbered and
+# named <variant>/<program>, and on top of them one failing line for a
+# run that ends in anything but exit status 0 or 1 (a crash, a timeout,
+# a sanitizer report: each sanitizer is given its own exit status below).
+# Logs are kept in <output dir>/logs. The last line printed is the
+# comment "# N passed, N failed"; the exit status is 1 if anything failed.
 
 O=$1
 shift
@@ -29,6 +30,7 @@ export TSAN_OPTIONS="exitcode=66:halt_on_error=0:second_deadlock_stack=1"
 
 passed=0
 failed=0
+echo "TAP version 13"
 t_all=$(date +%s.%N)
 for v in "$@"; do
 	for p in $PROGS; do
@@ -57,21 +59,25 @@ for v in "$@"; do
 		if [ -z "$extra" ] && [ "$rc" = 1 ] && [ "$nf" = 0 ]; then
 			extra="exit status 1 without a failed test"
 		fi
-		[ -n "$extra" ] && nf=$((nf + 1))
+		sed -nE "s|^(not )?ok [0-9]+( -)? ?|\1ok $v/$p: |p" "$log" |
+			awk -v n="$((passed + failed))" '{ sub(/ok /, "ok " ++n " ") } 1'
+		[ -n "$extra" ] && nf=$((nf + 1)) &&
+			echo "not ok $((passed + failed + nf + np)) $v/$p: $extra"
 		passed=$((passed + np))
 		failed=$((failed + nf))
-		printf '%-18s ok %d, not ok %d  (%.1f s)%s\n' \
+		printf '# %-18s ok %d, not ok %d  (%.1f s)%s\n' \
 			"$v/$p:" "$np" "$nf" "$(echo "$t1 - $t0" | bc)" \
 			"${extra:+  [$extra]}"
 		# Failures, with their diagnostics, and the stress summaries.
-		grep -E '^(not ok|# FAIL|# undefined|# (discard|overwrite),)' \
-			"$log" | head -40 | sed 's/^/    /'
+		grep -E '^(# FAIL|# undefined|# (discard|overwrite),)' \
+			"$log" | head -40 | sed 's/^#*/#    /'
 		if [ -n "$extra" ]; then
 			grep -E 'WARNING: ThreadSanitizer|ERROR: AddressSanitizer|runtime error|SUMMARY' \
-				"$log" | head -5 | sed 's/^/    /'
+				"$log" | head -5 | sed 's/^/#    /'
 		fi
 	done
 done
-printf 'logs in %s; %.0f s\n' "$LOGS" "$(echo "$(date +%s.%N) - $t_all" | bc)"
-echo "$passed passed, $failed failed"
+printf '# logs in %s; %.0f s\n' "$LOGS" "$(echo "$(date +%s.%N) - $t_all" | bc)"
+echo "1..$((passed + failed))"
+echo "# $passed passed, $failed failed"
 [ "$failed" = 0 ]

@@ -5,41 +5,29 @@
 # verdict): every writer and reader of "make bench" must still run and
 # produce numbers. TAP on stdout.
 
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-	fi
-}
+. "$(dirname "$0")/tap.sh"
 
 echo "TAP version 13"
 insmod /lib/tring/tring_bench.ko
-ok $? "tring_bench.ko loads"
+tap_ok $? "tring_bench.ko loads"
 QUICK=1 /tests/bench-guest.sh
-ok $? "bench-guest.sh runs"
+tap_ok $? "bench-guest.sh runs"
 out=/results/bench.txt
 for impl in tring_inline tring_reserve ftrace_reserve ftrace_write relay floor; do
 	lines=$(grep -c "^write $impl .* ns_per_event [0-9]" $out)
-	ok $([ "$lines" = 2 ]; echo $?) "write side: $impl measured in both cases ($lines)"
+	tap_ok $([ "$lines" = 2 ]; echo $?) "write side: $impl measured in both cases ($lines)"
 done
-ok $(grep -q FAILED $out; [ $? = 1 ]; echo $?) "no write run failed"
+tap_ok $(grep -q FAILED $out; [ $? = 1 ]; echo $?) "no write run failed"
 for rd in tring-record dd ftrace_splice; do
-	ok $(grep -qE "^read $rd bytes [1-9][0-9]* ns [1-9]" $out; echo $?) "read side: $rd drained bytes and was timed"
+	tap_ok $(grep -qE "^read $rd bytes [1-9][0-9]* ns [1-9]" $out; echo $?) "read side: $rd drained bytes and was timed"
 done
 # The mmap reader needs 6.10+; on older kernels it says so.
-ok $(grep -qE "^read ftrace_mmap (bytes [1-9]|unsupported)" $out; echo $?) "read side: ftrace_mmap measured or reported unsupported"
-ok $(grep -qE "^read tring-record .* lost 0$" $out; echo $?) "read side: tring-record lost nothing draining the fill"
+tap_ok $(grep -qE "^read ftrace_mmap (bytes [1-9]|unsupported)" $out; echo $?) "read side: ftrace_mmap measured or reported unsupported"
+tap_ok $(grep -qE "^read tring-record .* lost 0$" $out; echo $?) "read side: tring-record lost nothing draining the fill"
 for rate in 20000 0; do
-	ok $(grep -qE "^sustain tring-record $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: tring-record measured at rate $rate"
-	ok $(grep -qE "^sustain ftrace_splice $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: ftrace splice reader measured at rate $rate"
+	tap_ok $(grep -qE "^sustain tring-record $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: tring-record measured at rate $rate"
+	tap_ok $(grep -qE "^sustain ftrace_splice $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: ftrace splice reader measured at rate $rate"
 done
 rmmod tring_bench
-ok $? "tring_bench.ko unloads"
-echo "1..$n"
-[ "$failed" = 0 ]
+tap_ok $? "tring_bench.ko unloads"
+tap_end

@@ -7,24 +7,19 @@
 # guest did and what tring counted.
 #
 # usage: check-traces.sh RESULTS_DIR     (the guest's /results)
-# Prints TAP-style lines and "N passed, N failed"; exit 1 on failure.
+# Prints TAP; exit 1 on failure.
 
 set -u
 res=$1
 traces=$res/traces
-pass=0
-fail=0
+. "$(dirname "$0")/tap.sh"
 
+# check NAME CMD...: CMD's success is one test
 check() {
 	local name=$1
 	shift
-	if "$@"; then
-		pass=$((pass + 1))
-		echo "ok - $name"
-	else
-		fail=$((fail + 1))
-		echo "not ok - $name"
-	fi
+	"$@"
+	tap_ok $? "$name"
 }
 
 # value FILE KEY: a key=value line of a tring-record summary
@@ -50,6 +45,8 @@ summary_sum() {
 	local f=$1 key=$2
 	sed -n "s/^cpu[0-9]*\.$key=//p" "$f" | awk '{ s += $1 } END { print s + 0 }'
 }
+
+echo "TAP version 13"
 
 # --- workload ----------------------------------------------------------------
 w=$traces/workload
@@ -139,5 +136,4 @@ check "example: $ticks example_tick events, counting 0 to $((ticks - 1))" \
 	test "$(sed -n 's/.* example_tick: .*count = \([0-9]*\),.*/\1/p' "$e.bt" | tr '\n' ' ')" = \
 	"$(seq 0 $((ticks - 1)) | tr '\n' ' ')"
 
-echo "$pass passed, $fail failed"
-[ "$fail" = 0 ]
+tap_end

@@ -8,10 +8,15 @@
 # usage: run-guest.sh KERNEL INITRD OUTDIR TIMEOUT_S [EXTRA_CMDLINE]
 #
 # OUTDIR gets console.log (ttyS0: kernel and step output), results.b64
-# (ttyS1) and results/ unpacked from it. Exit status: 0 when the guest
+# (ttyS1) and results/ unpacked from it, and qemu.log (QEMU's version and
+# output). The guest is told QEMU's version (tring_qemu=, which its /init
+# prints and stores in results/qemu). Exit status: 0 when the guest
 # finished and sent its results, 1 otherwise (hang, crash, no results).
 
 set -uo pipefail
+
+top=$(cd "$(dirname "$0")/../../.." && pwd)
+. "$top/tools/testing/vm/lib.sh"
 
 kernel=$1
 initrd=$2
@@ -25,14 +30,16 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # oops=panic panic=-1: a crashed guest reboots at once, which ends QEMU.
-cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable $extra"
+qemu=$(qemu_version)
+cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable tring_qemu=$qemu $extra"
+echo "QEMU $qemu, -smp $smp -m $mem, $(basename "$kernel")" >"$out/qemu.log"
 
 timeout --kill-after=10 "$timeout_s" \
 	qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$out/console.log" -serial "file:$out/results.b64" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	</dev/null >"$out/qemu.log" 2>&1
+	</dev/null >>"$out/qemu.log" 2>&1
 status=$?
 echo "$status" >"$out/qemu.status"
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then

@@ -5,6 +5,10 @@
 # A splat fails a test run even when every test passed.
 #
 # usage: splat.sh LOG...
+#
+# SPLAT_SYSTEM_MAP: the guest kernel's System.map (see drop_latch_reports)
+# SPLAT_ALLOW_ALLOC_FAILURES=1: a run that injects allocation failures
+# (see drop_alloc_failures)
 
 # Reports of WARN/BUG, oopses, lockdep, KCSAN/KASAN/UBSAN, sleeping in
 # atomic context, lockups and RCU stalls all start with one of these.
@@ -83,7 +87,36 @@ drop_latch_reports() {
 	END { if (inrep) for (i = 1; i <= nl; i++) print line[i] }'
 }
 
-found=$(cat "$@" 2>/dev/null | tr -d '\r' | drop_latch_reports |
+# With SPLAT_ALLOW_ALLOC_FAILURES=1, drop the stack dumps (from "Call
+# Trace:" to "</TASK>") that the page allocator prints when an allocation
+# fails (warn_alloc()): in a run that injects allocation failures they
+# report the failures injected, not a problem.
+drop_alloc_failures() {
+	if [ "${SPLAT_ALLOW_ALLOC_FAILURES:-0}" != 1 ]; then
+		cat
+		return
+	fi
+	awk '
+	function flush(   i) {
+		if (!alloc)
+			for (i = 1; i <= nl; i++)
+				print line[i]
+		intrace = 0
+	}
+	/Call Trace:/ { if (intrace) flush(); intrace = 1; nl = 0; alloc = 0 }
+	intrace {
+		line[++nl] = $0
+		if ($0 ~ / warn_alloc\+0x/)
+			alloc = 1
+		if ($0 ~ /<\/TASK>/)
+			flush()
+		next
+	}
+	{ print }
+	END { if (intrace) { alloc = 0; flush() } }'
+}
+
+found=$(cat "$@" 2>/dev/null | tr -d '\r' | drop_latch_reports | drop_alloc_failures |
 	grep -aE "$splat" | grep -avE "$benign")
 if [ -n "$found" ]; then
 	echo "$found"

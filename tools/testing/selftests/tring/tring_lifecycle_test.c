@@ -1,44 +1,27 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tring lifecycle tests: unloading the module while a stream is open or
- * mapped, and destroying an instance buffer under an open reader.
+ * mapped, or with events enabled under load; destroying an instance
+ * buffer under an open reader; enabling and disabling events while every
+ * CPU runs their tracepoints.
  */
+#include <dirent.h>
 #include <sched.h>
+#include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
 #include "../kselftest_harness.h"
 #include "tring_util.h"
 
-#define MODDIR	"/lib/tring"
-
-static int mod_unload(const char *name)
-{
-	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
-}
-
-static int mod_load(const char *name)
-{
-	char path[128];
-	int fd, err;
-
-	snprintf(path, sizeof(path), MODDIR "/%s.ko", name);
-	fd = open(path, O_RDONLY);
-	if (fd < 0)
-		return -errno;
-	err = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
-	close(fd);
-	return err;
-}
-
 static int reload_all(void)
 {
 	int err;
 
-	mod_unload("tring_test");
-	mod_unload("tring");
-	err = mod_load("tring");
-	return err ? err : mod_load("tring_test");
+	tu_mod_unload("tring_test");
+	tu_mod_unload("tring");
+	err = tu_mod_load("tring");
+	return err ? err : tu_mod_load("tring_test");
 }
 
 TEST(rmmod_refused_while_open)
@@ -48,11 +31,11 @@ TEST(rmmod_refused_while_open)
 
 	ASSERT_EQ(0, reload_all());
 	ASSERT_EQ(0, tu_stream_open(&s, 0));
-	ASSERT_EQ(0, mod_unload("tring_test"));
-	EXPECT_NE(0, mod_unload("tring"));
+	ASSERT_EQ(0, tu_mod_unload("tring_test"));
+	EXPECT_NE(0, tu_mod_unload("tring"));
 	EXPECT_EQ(0, stat(TRING_DIR "/per_cpu/cpu0/stream", &st));
 	tu_stream_close(&s);
-	EXPECT_EQ(0, mod_unload("tring"));
+	EXPECT_EQ(0, tu_mod_unload("tring"));
 	EXPECT_NE(0, stat(TRING_DIR, &st));
 	ASSERT_EQ(0, reload_all());
 }
@@ -65,12 +48,12 @@ TEST(rmmod_refused_while_mapped)
 	ASSERT_EQ(0, tu_stream_open(&s, 0));
 	close(s.fd);
 	s.fd = -1;
-	ASSERT_EQ(0, mod_unload("tring_test"));
-	EXPECT_NE(0, mod_unload("tring"));
+	ASSERT_EQ(0, tu_mod_unload("tring_test"));
+	EXPECT_NE(0, tu_mod_unload("tring"));
 	/* The mapping still reads. */
 	EXPECT_TRUE(tu_all_zero(s.map, s.info.map_size));
 	tu_stream_close(&s);
-	EXPECT_EQ(0, mod_unload("tring"));
+	EXPECT_EQ(0, tu_mod_unload("tring"));
 	ASSERT_EQ(0, reload_all());
 }
 
@@ -160,8 +143,8 @@ TEST(instance_destroyed_under_reader)
 	EXPECT_EQ(1, poll(&pfd, 1, 1000));
 	EXPECT_EQ(POLLHUP, pfd.revents);
 	/* The module cannot go while the reader is open. */
-	ASSERT_EQ(0, mod_unload("tring_test"));
-	EXPECT_NE(0, mod_unload("tring"));
+	ASSERT_EQ(0, tu_mod_unload("tring_test"));
+	EXPECT_NE(0, tu_mod_unload("tring"));
 	tu_stream_close(&s);
 	ASSERT_EQ(0, reload_all());
 }
@@ -174,106 +157,117 @@ TEST(unload_with_instances_left)
 	ASSERT_EQ(0, instance_cmd("create left1 4 2"));
 	ASSERT_EQ(0, instance_cmd("create left2 8 4 overwrite"));
 	ASSERT_EQ(0, instance_cmd("write left2 0 500 100"));
-	ASSERT_EQ(0, mod_unload("tring_test"));
+	ASSERT_EQ(0, tu_mod_unload("tring_test"));
 	EXPECT_NE(0, stat(TRING_DIR "/instances/left1", &st));
-	ASSERT_EQ(0, mod_unload("tring"));
+	ASSERT_EQ(0, tu_mod_unload("tring"));
 	ASSERT_EQ(0, reload_all());
 }
 
 /*
  * Enabling and disabling events patches their tracepoints' call sites
- * (text_poke_bp(): int3, IPI, rewrite). Under QEMU's TCG a vCPU that runs
- * such a site while another vCPU patches it can execute the int3 after
- * the patch is complete, from a stale translation ("Oops: int3" with the
- * finished instruction in memory, seen in __schedule() and in
- * syscall_trace_enter()), or wedge. So these tests run on CPU 0 with
- * their workload, and enable only events whose sites nothing on the
- * other CPU runs meanwhile (not the scheduler's, not the irq group's);
- * the guest trace tests enable every event once.
+ * (text_poke_bp(): int3, IPI, rewrite) while every CPU runs them: the
+ * tests below do it with a workload on every CPU. (Debian 12's QEMU 7.2
+ * could run a stale translation of a patched site under multi-threaded
+ * TCG, an "Oops: int3" or a wedged vCPU; make check uses QEMU 10.)
  */
-static int enable_events(const char *val)
-{
-	static const char * const paths[] = {
-		TRING_DIR "/events/raw_syscalls/enable",
-		TRING_DIR "/events/sched/sched_process_fork/enable",
-		TRING_DIR "/events/sched/sched_process_exec/enable",
-		TRING_DIR "/events/sched/sched_process_exit/enable",
-	};
-	unsigned int i;
-	int err;
+#define MAX_LOAD	64
 
-	for (i = 0; i < sizeof(paths) / sizeof(paths[0]); i++) {
-		err = tu_write_file(paths[i], val);
-		if (err)
-			return err;
+/* One workload process per CPU, pinned to it, until load_stop(). */
+struct load {
+	int n;
+	pid_t pid[MAX_LOAD];
+};
+
+/*
+ * Forks, exits, system calls, yields and sleeps (timer interrupts),
+ * forever: every event's site runs on the CPU, often, while leaving room
+ * for the test itself (a debug kernel on 4 emulated CPUs is slow).
+ */
+static void __attribute__((noreturn)) load_run(int cpu)
+{
+	cpu_set_t cpus;
+	int i, n;
+
+	CPU_ZERO(&cpus);
+	CPU_SET(cpu, &cpus);
+	sched_setaffinity(0, sizeof(cpus), &cpus);
+	for (n = 0;; n++) {
+		if (n % 10 == 0 && fork() == 0)
+			_exit(0);
+		while (waitpid(-1, NULL, WNOHANG) > 0)
+			;
+		for (i = 0; i < 10; i++)
+			getppid();
+		sched_yield();
+		usleep(200);
+	}
+}
+
+static int load_start(struct load *l)
+{
+	int cpu;
+
+	l->n = 0;
+	for (cpu = 0; cpu < tu_nr_cpus() && cpu < MAX_LOAD; cpu++) {
+		l->pid[l->n] = fork();
+		if (l->pid[l->n] < 0)
+			return -errno;
+		if (l->pid[l->n] == 0)
+			load_run(cpu);
+		l->n++;
 	}
 	return 0;
 }
 
-/* Run on CPU 0 from now on, and so do children forked later. */
-static int stay_on_cpu0(void)
+/* Stop the workload; 0 if every process was still running. */
+static int load_stop(struct load *l)
 {
-	cpu_set_t cpus;
+	int i, status, err = 0;
 
-	CPU_ZERO(&cpus);
-	CPU_SET(0, &cpus);
-	return sched_setaffinity(0, sizeof(cpus), &cpus) ? -errno : 0;
+	for (i = 0; i < l->n; i++)
+		kill(l->pid[i], SIGKILL);
+	for (i = 0; i < l->n; i++)
+		if (waitpid(l->pid[i], &status, 0) != l->pid[i] ||
+		    !WIFSIGNALED(status) || WTERMSIG(status) != SIGKILL)
+			err = -1;
+	l->n = 0;
+	return err;
 }
 
 /*
- * Unloading with events enabled while a workload (forks, exits, system
- * calls) runs: the probes are detached, and waited for, before anything
- * they use goes away. The workload shares CPU 0 with the unload (see
- * enable_events()): it runs whenever the unload sleeps, in the middle of
- * detaching.
+ * The tests with a workload on every CPU, and the big buffer: slow under
+ * emulation (a debug kernel, 4 vCPUs), longer than the harness's default
+ * 30 s: they get a hang guard of 300 s instead.
  */
-TEST(unload_with_events_enabled)
-{
-	pid_t pid;
-	int i, status;
+FIXTURE(slow) {
+};
 
-	ASSERT_EQ(0, reload_all());
-	ASSERT_EQ(0, stay_on_cpu0());
-	ASSERT_EQ(0, enable_events("1"));
-	pid = fork();
-	ASSERT_LE(0, pid);
-	if (pid == 0) {
-		for (i = 0; i < 2000; i++) {
-			if (fork() == 0)
-				_exit(0);
-			wait(NULL);
-			getppid();
-		}
-		_exit(0);
-	}
-	usleep(50000);
-	ASSERT_EQ(0, mod_unload("tring_test"));
-	EXPECT_EQ(0, mod_unload("tring"));
-	ASSERT_EQ(pid, waitpid(pid, &status, 0));
-	EXPECT_TRUE(WIFEXITED(status));
-	ASSERT_EQ(0, reload_all());
-	EXPECT_EQ(0, enable_events("0"));
+FIXTURE_SETUP(slow)
+{
 }
 
-/* Events written on every CPU, from the streams' counters. */
-static long events_written_all(void)
+FIXTURE_TEARDOWN(slow)
 {
-	struct tring_status st;
-	struct tu_stream s;
-	long sum = 0;
-	int cpu;
+}
 
-	for (cpu = 0; cpu < tu_nr_cpus(); cpu++) {
-		if (tu_stream_open(&s, cpu))
-			return -1;
-		if (tu_status(&s, &st)) {
-			tu_stream_close(&s);
-			return -1;
-		}
-		sum += st.events_written;
-		tu_stream_close(&s);
-	}
-	return sum;
+/*
+ * Unloading with every event enabled while a workload (forks, exits,
+ * system calls, context switches, interrupts) runs on every CPU: the
+ * probes are detached, and waited for, before anything they use goes
+ * away.
+ */
+TEST_F_TIMEOUT(slow, unload_with_events_enabled, 300)
+{
+	struct load l;
+
+	ASSERT_EQ(0, reload_all());
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
+	ASSERT_EQ(0, load_start(&l));
+	usleep(50000);
+	ASSERT_EQ(0, tu_mod_unload("tring_test"));
+	EXPECT_EQ(0, tu_mod_unload("tring"));
+	EXPECT_EQ(0, load_stop(&l));
+	ASSERT_EQ(0, reload_all());
 }
 
 static void make_syscalls(void)
@@ -285,39 +279,121 @@ static void make_syscalls(void)
 }
 
 /*
- * Enabling and disabling while events fire: events flow while enabled
- * and stop when disabled (on CPU 0: see enable_events()).
+ * Disable every event: once that returns, not one more is written, on
+ * any CPU (the workload still runs).
  */
-TEST(enable_disable_while_tracing)
+static void disable_all_exactly(struct __test_metadata *_metadata)
 {
-	const char *sys = TRING_DIR "/events/raw_syscalls/enable";
+	char val[8];
+	long before;
+
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "0"));
+	ASSERT_LT(0, tu_read_file(TRING_DIR "/events/enable", val, sizeof(val)));
+	EXPECT_EQ('0', val[0]);
+	before = tu_events_written_all();
+	ASSERT_LE(0, before);
+	make_syscalls();
+	usleep(20000);
+	EXPECT_EQ(before, tu_events_written_all());
+}
+
+/*
+ * Enabling and disabling every event while a workload runs on every
+ * CPU: events flow while enabled, and once disabling returns not one
+ * more is written, on any CPU.
+ */
+TEST_F_TIMEOUT(slow, enable_disable_while_tracing, 300)
+{
 	long before, after;
+	struct load l;
 	char val[8];
 	int i;
 
 	ASSERT_EQ(0, reload_all());
-	ASSERT_EQ(0, stay_on_cpu0());
+	ASSERT_EQ(0, load_start(&l));
 	for (i = 0; i < 3; i++) {
-		before = events_written_all();
+		before = tu_events_written_all();
 		ASSERT_LE(0, before);
-		ASSERT_EQ(0, tu_write_file(sys, "1"));
-		ASSERT_LT(0, tu_read_file(sys, val, sizeof(val)));
-		EXPECT_EQ('1', val[0]);
-		make_syscalls();
-		after = events_written_all();
-		/* 1000 getppid() calls: at least 2000 sys_enter/sys_exit. */
-		EXPECT_LE(before + 2000, after);
-		ASSERT_EQ(0, tu_write_file(sys, "0"));
+		ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
 		ASSERT_LT(0, tu_read_file(TRING_DIR "/events/enable", val,
 					  sizeof(val)));
-		EXPECT_EQ('0', val[0]);
-		before = events_written_all();
+		EXPECT_EQ('1', val[0]);
 		make_syscalls();
-		EXPECT_EQ(before, events_written_all());
+		after = tu_events_written_all();
+		/* 1000 getppid() calls: at least 2000 sys_enter/sys_exit. */
+		EXPECT_LE(before + 2000, after);
+		disable_all_exactly(_metadata);
+		fprintf(stderr, "# round %d: %ld events while enabled\n", i,
+			after - before);
 	}
+	EXPECT_EQ(0, load_stop(&l));
 }
 
-TEST(big_buffer)
+/* Every enable file under events/: the switch, each group's, each event's. */
+static int enable_files(char paths[][640], int max)
+{
+	struct dirent *g, *e;
+	DIR *dg, *de;
+	char dir[300];
+	struct stat st;
+	int n = 0;
+
+	snprintf(paths[n++], 640, TRING_DIR "/events/enable");
+	dg = opendir(TRING_DIR "/events");
+	if (!dg)
+		return -errno;
+	while ((g = readdir(dg)) && n < max) {
+		if (g->d_name[0] == '.')
+			continue;
+		snprintf(dir, sizeof(dir), TRING_DIR "/events/%s", g->d_name);
+		de = opendir(dir);
+		if (!de)
+			continue;
+		snprintf(paths[n++], 640, "%s/enable", dir);
+		while ((e = readdir(de)) && n < max) {
+			if (e->d_name[0] == '.')
+				continue;
+			snprintf(paths[n], 640, "%s/%s/enable", dir, e->d_name);
+			if (!stat(paths[n], &st))
+				n++;
+		}
+		closedir(de);
+	}
+	closedir(dg);
+	return n;
+}
+
+/*
+ * Toggling every enable file (the switch, the groups, the events) on
+ * and off, over and over, while a workload runs on every CPU: every
+ * write succeeds, and after the last "0" to events/enable not one
+ * event more is written.
+ */
+TEST_F_TIMEOUT(slow, toggle_under_load, 300)
+{
+	static char paths[64][640];
+	struct load l;
+	int n, i, round;
+
+	ASSERT_EQ(0, reload_all());
+	n = enable_files(paths, 64);
+	/* The switch, 3 groups and their 11 events at least. */
+	ASSERT_LE(15, n);
+	ASSERT_EQ(0, load_start(&l));
+	for (round = 0; round < 3; round++) {
+		for (i = 0; i < n; i++) {
+			ASSERT_EQ(0, tu_write_file(paths[i], "1"));
+			ASSERT_EQ(0, tu_write_file(paths[i], "0"));
+		}
+		fprintf(stderr, "# round %d: %d enable files toggled\n",
+			round, n);
+	}
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
+	disable_all_exactly(_metadata);
+	EXPECT_EQ(0, load_stop(&l));
+}
+
+TEST_F_TIMEOUT(slow, big_buffer, 300)
 {
 	struct tu_stream s;
 

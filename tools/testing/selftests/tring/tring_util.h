@@ -18,6 +18,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include <linux/tring.h>
@@ -26,6 +27,7 @@
 
 #define TRING_DIR	"/sys/kernel/debug/tring"
 #define TRING_TEST_DIR	TRING_DIR "/test"
+#define TRING_MODDIR	"/lib/tring"	/* the guests' modules */
 
 /* Write @val to a file; 0 or -errno. */
 static inline int tu_write_file(const char *path, const char *val)
@@ -306,6 +308,48 @@ static inline int tu_all_zero(const uint8_t *p, size_t n)
 		if (p[i])
 			return 0;
 	return 1;
+}
+
+/* Unload module @name (without waiting); 0 or -errno. */
+static inline int tu_mod_unload(const char *name)
+{
+	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
+}
+
+/* Load TRING_MODDIR/@name.ko; 0 or -errno. */
+static inline int tu_mod_load(const char *name)
+{
+	char path[128];
+	int fd, err;
+
+	snprintf(path, sizeof(path), TRING_MODDIR "/%s.ko", name);
+	fd = open(path, O_RDONLY);
+	if (fd < 0)
+		return -errno;
+	err = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
+	close(fd);
+	return err;
+}
+
+/* Events written on every CPU, from the streams' counters; -1 on error. */
+static inline long tu_events_written_all(void)
+{
+	struct tring_status st;
+	struct tu_stream s;
+	long sum = 0;
+	int cpu;
+
+	for (cpu = 0; cpu < tu_nr_cpus(); cpu++) {
+		if (tu_stream_open(&s, cpu))
+			return -1;
+		if (tu_status(&s, &st)) {
+			tu_stream_close(&s);
+			return -1;
+		}
+		sum += st.events_written;
+		tu_stream_close(&s);
+	}
+	return sum;
 }
 
 #endif /* _TRING_UTIL_H */

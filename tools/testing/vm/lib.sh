@@ -1,0 +1,102 @@
+# SPDX-License-Identifier: GPL-2.0
+#
+# Booting tring's test kernels: sourced (bash) by scripts/check.sh,
+# scripts/run.sh and scripts/bench.sh, the one place that knows how to
+# find a kernel, build the module for it, pack an initramfs, boot it
+# under QEMU and judge its console.
+#
+# The caller sets $top (the project's root) before sourcing.
+
+B=$top/build
+VM=$top/tools/testing/vm
+
+# guest_kernel NAME: print "IMAGE KDIR" of a test kernel. NAME is
+# debian-6.1, debian-6.12 (or a bare 6.1, 6.12: the newest installed
+# Debian kernel of that series), debug-6.1 (KCSAN, lockdep) or kasan-6.1
+# (KASAN, lockdep, fault injection, kmemleak). The debug kernels are
+# built from linux-source-6.1 the first time (minutes; progress on
+# stderr) and cached in build/.
+guest_kernel() {
+	local series image tree
+
+	case $1 in
+	debug-6.1 | kasan-6.1)
+		tree=$("$VM/build-debug-kernel.sh" "$VM/${1%-6.1}.config") || return 1
+		echo "$tree/arch/x86/boot/bzImage $tree"
+		;;
+	debian-* | [0-9]*)
+		series=${1#debian-}
+		# Never the host's kernel (uname -r): the installed ones.
+		image=$(ls -d /boot/vmlinuz-"$series".* 2>/dev/null | sort -V | tail -n 1)
+		if [ -z "$image" ]; then
+			echo "no Debian $series kernel in /boot (scripts/setup.sh installs it)" >&2
+			return 1
+		fi
+		echo "$image /lib/modules/${image#/boot/vmlinuz-}/build"
+		;;
+	*)
+		echo "unknown test kernel '$1'" >&2
+		return 1
+		;;
+	esac
+}
+
+# guest_moddir KDIR: where "make KDIR=KDIR" puts the modules (the
+# Makefile's MODDIR).
+guest_moddir() {
+	echo "$B/mod/$(basename "$(realpath "$1")")"
+}
+
+# guest_modules KDIR: build the modules for KDIR (warnings are errors).
+guest_modules() {
+	make -C "$top" -s KDIR="$1" modules
+}
+
+# guest_boot IMAGE KDIR PLAN OUTDIR TIMEOUT_S [FILE...]: pack an
+# initramfs with the modules built for KDIR, PLAN and FILEs (for /tests),
+# boot IMAGE with it and check its logs for kernel splats.
+# TRING_VM_SMP, TRING_VM_MEM: vCPUs and memory (run-guest.sh).
+# Returns 0 when the guest finished cleanly; 1 when it did not finish
+# (OUTDIR/qemu.log says why, OUTDIR/console.log has the kernel's
+# output); 2 when it finished but the kernel reported a problem: the
+# splats are in OUTDIR/splats.txt.
+guest_boot() {
+	local image=$1 kdir=$2 plan=$3 out=$4 timeout_s=$5
+	shift 5
+
+	"$VM/mkinitramfs.sh" "$out.cpio.gz" "$plan" "$(guest_moddir "$kdir")" "$@" ||
+		return 1
+	"$VM/run-guest.sh" "$image" "$out.cpio.gz" "$out" "$timeout_s" || return 1
+	SPLAT_SYSTEM_MAP=$kdir/System.map "$VM/splat.sh" "$out/console.log" \
+		"$out/results/dmesg.txt" >"$out/splats.txt" || return 2
+	return 0
+}
+
+# guest_salvage OUTDIR: when a guest died before sending its results,
+# rebuild OUTDIR/results/ from the steps' output on its console (between
+# TRING-STEP-BEGIN and TRING-STEP-END lines); a step that never ended
+# gets exit status "died". Returns 1 if no step began.
+guest_salvage() {
+	local r=$1/results
+
+	mkdir -p "$r"
+	tr -d '\r' <"$1/console.log" | awk -v r="$r" '
+		/^TRING-STEP-BEGIN / { step = $2; print step >> (r "/steps"); next }
+		/^TRING-STEP-END / {
+			rc = $3; sub(/^rc=/, "", rc)
+			print rc > (r "/" step ".rc"); step = ""; next
+		}
+		step != "" { print > (r "/" step ".out") }
+		END { if (step != "") print "died" > (r "/" step ".rc") }'
+	[ -s "$r/steps" ]
+}
+
+# guest_failure OUTDIR: one line saying why a guest did not finish.
+guest_failure() {
+	tail -n 1 "$1/qemu.log" 2>/dev/null
+}
+
+# qemu_version: QEMU's version, e.g. 10.0.2.
+qemu_version() {
+	qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p'
+}

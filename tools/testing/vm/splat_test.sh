@@ -1,0 +1,119 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The splat filter's own test (splat.sh): what it must catch, and the
+# only things it lets through. TAP on stdout.
+#
+# usage: splat_test.sh [SYSTEM_MAP]
+#   SYSTEM_MAP  a kernel's System.map with tk_fast_mono in it (make check
+#               gives the KCSAN kernel's); without one, a made-up map.
+
+set -u
+here=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+log=$work/console.log
+. "$here/tap.sh"
+
+map=${1:-}
+if [ -z "$map" ]; then
+	map=$work/System.map
+	printf '%s\n' 'ffffffff82a1c000 d some_data' \
+		'ffffffff82a1c040 d tk_fast_mono' 'ffffffff82a1c0c0 d tk_fast_raw' \
+		'ffffffff82a1c140 d after_the_latch' >"$map"
+fi
+mono=$(awk '$3 == "tk_fast_mono" { print $1 }' "$map")
+raw=$(awk '$3 == "tk_fast_raw" { print $1 }' "$map")
+# The first byte past a latch copy (the next symbol) that is in neither.
+past=$(sort "$map" | awk '
+	$3 ~ /^tk_fast_(mono|raw)$/ { latch = 1; next }
+	latch { print $1; latch = 0 }' | tail -n 1)
+
+# passes DESCRIPTION [ENV...]: splat.sh finds nothing in $log
+passes() {
+	local desc=$1
+	shift
+	env "$@" "$here/splat.sh" "$log" >/dev/null
+	tap_ok $? "$desc"
+}
+
+# fails DESCRIPTION [ENV...]: splat.sh reports $log
+fails() {
+	local desc=$1
+	shift
+	env "$@" "$here/splat.sh" "$log" >/dev/null
+	tap_ok $(($? != 1)) "$desc"
+}
+
+# kcsan ADDRESS...: a KCSAN report with one access per address
+kcsan() {
+	local a
+	{
+		echo '=================================================================='
+		echo 'BUG: KCSAN: data-race in some_function+0x1/0x2'
+		for a in "$@"; do
+			echo ''
+			echo "race at unknown origin, with read to 0x$a of 8 bytes by task 1 on cpu 1:"
+			echo ' some_function+0x1/0x2'
+		done
+		echo ''
+		echo '=================================================================='
+	} >"$log"
+}
+
+# stack FUNCTION: a kernel stack dump from FUNCTION
+stack() {
+	printf '%s\n' "sh: page allocation failure: order:0, mode:0xcc0(GFP_KERNEL)" \
+		'CPU: 0 PID: 70 Comm: sh Not tainted 6.1.0 #1' 'Call Trace:' ' <TASK>' \
+		' dump_stack_lvl+0x45/0x5e' " $1+0x13a/0x1c0" ' __alloc_pages+0x2f1/0x380' \
+		' </TASK>' 'Mem-Info:' >"$log"
+}
+
+echo "TAP version 13"
+
+printf '%s\n' 'Linux version 6.1.0' 'Run /init as init process' >"$log"
+passes "a clean boot log passes"
+printf '%s\n' 'Linux version 6.1.0' \
+	'WARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x1/0x2' >"$log"
+fails "a WARNING fails"
+echo 'BUG: KASAN: slab-use-after-free in f+0x1/0x2' >"$log"
+fails "a KASAN report fails"
+echo 'INFO: NMI handler (perf_event_nmi_handler) took too long to run: 1.234 msecs' >"$log"
+passes "the NMI handler duration note passes"
+echo 'INFO: task sh:1 blocked for more than 120 seconds.' >"$log"
+fails "any other INFO: fails"
+
+tap_ok "$([ -n "$mono" ] && [ -n "$past" ]; echo $?)" \
+	"the System.map places tk_fast_mono and tk_fast_raw ($mono, $past)"
+kcsan "$mono"
+passes "a KCSAN report on tk_fast_mono passes with the System.map" \
+	SPLAT_SYSTEM_MAP="$map"
+fails "the same report fails without a System.map"
+kcsan "$raw" "$mono"
+passes "a report on both latch copies passes" SPLAT_SYSTEM_MAP="$map"
+kcsan "$past"
+fails "a report one byte past the latch copies fails" SPLAT_SYSTEM_MAP="$map"
+kcsan "$mono" "$past"
+fails "a report with one access in the latch and one past it fails" \
+	SPLAT_SYSTEM_MAP="$map"
+
+stack warn_alloc
+passes "an allocation failure's dump passes when failures are injected" \
+	SPLAT_ALLOW_ALLOC_FAILURES=1
+fails "the same dump fails otherwise"
+stack some_function
+fails "another dump fails even when failures are injected" \
+	SPLAT_ALLOW_ALLOC_FAILURES=1
+{
+	stack warn_alloc
+	cat "$log"
+	echo 'WARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x1/0x2'
+} >"$log.2"
+mv "$log.2" "$log"
+fails "a WARNING after an allocation failure's dump still fails" \
+	SPLAT_ALLOW_ALLOC_FAILURES=1
+stack warn_alloc
+sed -i '/<\/TASK>/d' "$log"
+fails "an unterminated dump counts" SPLAT_ALLOW_ALLOC_FAILURES=1
+
+tap_end
