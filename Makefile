@@ -8,6 +8,10 @@
 #   make check                       every test, on three kernels
 #   make run                         boot a guest, record a real trace, show it
 #   make bench                       benchmark against ftrace and relay
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#                                    DKMS for every kernel with headers,
+#                                    tring-record and its man page
+#   make uninstall                   remove all of that
 #
 # All output goes to build/. Module objects are built in a shadow tree
 # per kernel (build/mod/<release>/) so builds for several kernels coexist.
@@ -34,7 +38,7 @@ TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include/uapi \
 all: modules
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,17p' Makefile
 
 modules: FORCE
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR): no kernel build tree" >&2; exit 1; }
@@ -71,6 +75,22 @@ run:
 
 bench:
 	@scripts/bench.sh
+
+# --- install (issue 10): see scripts/install.sh ------------------------------
+PREFIX	?= /usr/local
+
+.PHONY: install uninstall man
+install: tools
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh install
+
+uninstall:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh uninstall
+
+# The man page alone, from tring-record --help: build/man/tring-record.1
+man: tools
+	@mkdir -p $(B)/man
+	scripts/help2man.sh $(B)/tools/tring-record 1 "tring $$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$$/\1/p' dkms.conf)" >$(B)/man/tring-record.1
+# --- end of install -------------------------------------------------------------
 
 clean:
 	rm -rf $(B)/mod $(B)/tools $(B)/selftests $(B)/twin $(B)/vm
