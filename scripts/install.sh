@@ -51,9 +51,11 @@ need_dkms() {
 		die "dkms is not installed: apt-get install dkms (scripts/setup.sh does)"
 }
 
-# Every version of tring DKMS knows (normally one).
+# Every version of tring DKMS knows (normally one): the directories in
+# its tree (the kernel-* entries there are symlinks into them).
 dkms_versions() {
-	ls /var/lib/dkms/$NAME 2>/dev/null | grep -v '^original_module$' || true
+	find /var/lib/dkms/$NAME -mindepth 1 -maxdepth 1 -type d \
+		! -name original_module -printf '%f\n' 2>/dev/null || true
 }
 
 do_uninstall() {
@@ -61,8 +63,9 @@ do_uninstall() {
 	if [ -z "$DESTDIR" ] && command -v dkms >/dev/null; then
 		for v in $(dkms_versions); do
 			say "dkms remove $NAME/$v --all"
-			dkms remove -m $NAME -v "$v" --all >/dev/null ||
-				die "dkms remove $NAME/$v failed"
+			dkms remove -m $NAME -v "$v" --all >"$B/dkms.log" 2>&1 ||
+				{ cat "$B/dkms.log" >&2; die "dkms remove $NAME/$v failed"; }
+			rm -f "$B/dkms.log"
 		done
 		rmdir /var/lib/dkms/$NAME 2>/dev/null || true
 	fi
