@@ -12,6 +12,9 @@
 #                 debug 6.1 (KASAN with vmalloc checks, lockdep):
 #                 module build with -Werror, then a guest runs the
 #                 kselftests; any kernel splat fails the kernel's run
+#     userland   make install through DKMS; 6.1 and 6.12 guests with the
+#                host's real Debian userland: modprobe, tring-record,
+#                babeltrace2, LTTng/trace-cmd/perf smoke tests; uninstall
 #  6. harness     a planted WARN must fail a guest run
 #
 # Ends with "N passed, N failed" summed over every suite; exits non-zero
@@ -213,6 +216,17 @@ for k in "${KERNELS[@]}"; do
 	# shellcheck disable=SC2086
 	run_kernel $k
 done
+
+# --- userland (issue 10): tring installed as users do ------------------------
+# make install (DKMS), then Debian 6.1 and 6.12 booted with the host's own
+# Debian userland: modprobe tring, tring-record, babeltrace2, and the
+# peers' smoke tests (LTTng on 6.1 only, trace-cmd, perf); make uninstall
+# must leave nothing. TAP: tools/testing/vm/userland/test-userland.sh.
+if want userland; then
+	say "userland: make install, guests with the host's userland, peers, make uninstall"
+	suite userland userland "$VM/userland/test-userland.sh" "$OUT/userland"
+fi
+# --- end of userland -----------------------------------------------------------
 
 # --- 6. the harness catches a planted splat ----------------------------------
 say "harness: a planted WARN must fail a guest run"
