@@ -103,26 +103,26 @@ if ! "$top/scripts/setup.sh" >"$OUT/logs/setup.log" 2>&1; then
 	echo "0 passed, 1 failed"
 	exit 1
 fi
-# debug_kernel LOGNAME [FRAGMENT]: the cached debug kernel's build tree;
-# builds it once (minutes). Fails the whole run when it cannot be built.
+# debug_kernel LOGNAME [FRAGMENT]: print the cached debug kernel's build
+# tree, building it once (minutes); the whole run fails without it.
 debug_kernel() {
 	local log=$OUT/logs/$1.log dir
 	shift
 	dir=$("$VM/build-debug-kernel.sh" "$@" 2>"$log")
-	if [ -z "$dir" ]; then
-		cat "$log" >&2
-		echo "0 passed, 1 failed"
-		exit 1
-	fi
-	echo "$dir"
+	[ -n "$dir" ] && echo "$dir" && return 0
+	cat "$log" >&2
+	return 1
 }
 # Only the debug kernels a selected part boots are built.
 KDEBUG=/nonexistent KKASAN=/nonexistent
-if want debug-6.1 || want harness; then
-	KDEBUG=$(debug_kernel debug-kernel) || exit 1
+if { want debug-6.1 || want harness; } &&
+	! KDEBUG=$(debug_kernel debug-kernel); then
+	echo "0 passed, 1 failed"
+	exit 1
 fi
-if want kasan-6.1; then
-	KKASAN=$(debug_kernel kasan-kernel "$VM/kasan.config") || exit 1
+if want kasan-6.1 && ! KKASAN=$(debug_kernel kasan-kernel "$VM/kasan.config"); then
+	echo "0 passed, 1 failed"
+	exit 1
 fi
 
 newest() { ls -d $1 2>/dev/null | sort -V | tail -n 1; }
