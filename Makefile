@@ -5,9 +5,14 @@
 #   make [KDIR=<kernel build dir>]   build the modules (warnings are errors)
 #   make tools                       tring-record and friends (static)
 #   make selftests                   kselftests (static)
-#   make check                       every test, on three kernels
+#   make check                       every test, on four kernels (+ runs)
 #   make run                         boot a guest, record a real trace, show it
 #   make bench                       benchmark against ftrace and relay
+#   make install [PREFIX=/usr/local] [DESTDIR=]
+#                                    DKMS for every kernel with headers,
+#                                    tring-record and its man page
+#   make uninstall                   remove all of that
+#   make man                         build/tools/tring-record.1
 #
 # All output goes to build/. Module objects are built in a shadow tree
 # per kernel (build/mod/<release>/) so builds for several kernels coexist.
@@ -34,7 +39,7 @@ TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include/uapi \
 all: modules
 
 help:
-	@sed -n '3,13p' Makefile
+	@sed -n '3,18p' Makefile
 
 modules: FORCE
 	@test -d "$(KDIR)" || { echo "KDIR=$(KDIR): no kernel build tree" >&2; exit 1; }
@@ -71,6 +76,20 @@ run:
 
 bench:
 	@scripts/bench.sh
+
+# --- install: see scripts/install.sh ------------------------------------------
+PREFIX	?= /usr/local
+
+.PHONY: install uninstall man
+install: tools man
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh install
+
+uninstall:
+	@PREFIX="$(PREFIX)" DESTDIR="$(DESTDIR)" scripts/install.sh uninstall
+
+# The man page alone, from tring-record --help: build/tools/tring-record.1
+man:
+	$(MAKE) -C tools/tring O=$(B)/tools man
 
 clean:
 	rm -rf $(B)/mod $(B)/tools $(B)/selftests $(B)/twin $(B)/vm

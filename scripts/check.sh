@@ -16,7 +16,10 @@
 #                 loading, buffer rebuilds, instances and event enabling,
 #                 then kmemleak; debug-6.1-smp4: the stress, lifecycle and
 #                 data (hotplug) tests on 4 vCPUs
-#  7. harness     a planted WARN must fail a guest run; the splat
+#  7. userland    make install through DKMS; 6.1 and 6.12 guests with the
+#                 host's real Debian userland: modprobe, tring-record,
+#                 babeltrace2, LTTng/trace-cmd/perf smoke tests; uninstall
+#  8. harness     a planted WARN must fail a guest run; the splat
 #                 filter's own test
 #
 # Every step speaks TAP: each result is one "ok"/"not ok" line in its
@@ -247,7 +250,18 @@ want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
 want debug-6.1-smp4 && TRING_VM_SMP=4 run_kernel \
 	debug-6.1-smp4 debug-6.1 "$VM/plan-smp4" - $((GUEST_TIMEOUT * 3))
 
-# --- 7. the harness ----------------------------------------------------------
+# --- 7. userland: tring installed as users do --------------------------------
+# make install (DKMS), then Debian 6.1 and 6.12 booted with the host's own
+# Debian userland: modprobe tring, tring-record, babeltrace2, and the
+# peers' smoke tests (LTTng on 6.1 only, trace-cmd, perf); make uninstall
+# must leave nothing. TAP: tools/testing/vm/userland/test-userland.sh.
+if want userland; then
+	say "userland: make install, guests with the host's userland, peers, make uninstall"
+	tap_run userland userland "$VM/userland/test-userland.sh" "$OUT/userland"
+fi
+
+
+# --- 8. the harness ----------------------------------------------------------
 # A planted WARN: every step of the guest succeeds, and the splat check
 # must still fail the run, on that WARN.
 harness_catches_warn() {

@@ -129,6 +129,86 @@ qemu_from_backports() {
 		qemu-system-x86 >/dev/null
 }
 
+# --- peers (issue 10): LTTng, trace-cmd, perf, rt-tests, and dkms ----------
+# The tracers tring is compared with, from Debian's packages, for the guests
+# with a real userland (tools/testing/vm/userland/), and dkms for "make
+# install". A peer that cannot be installed is reported, never fatal.
+#
+# linux-perf is one package per suite; the one from bookworm-backports
+# (6.12) is used: perf runs on older kernels, so it serves both guests,
+# and installing the 6.12 kernel with -t bookworm-backports pulls it in.
+#
+# lttng-modules-dkms 2.13.9 is the only lttng-modules Debian has: it does
+# not support 6.12, and it builds for Debian's current 6.1 kernels only
+# with our patch (scripts/peers/lttng-modules-hrtimer-was-armed.patch).
+# Its package's own build for every kernel would fail and fail apt, so
+# it is installed with DKMS autoinstall off, then built here for 6.1;
+# /etc/dkms/lttng-modules.conf restricts it to 6.1 so that later kernel
+# installs skip it instead of failing.
+PEER_PKGS=(dkms lttng-tools trace-cmd rt-tests)
+LTTNG_SERIES='^6\.1\.'
+LTTNG_PATCH=$(cd "$(dirname "$0")" && pwd)/peers/lttng-modules-hrtimer-was-armed.patch
+
+peer_lttng_modules() {
+	local v src k hdr flag=/etc/dkms/no-autoinstall made=0
+	if [ -n "$(missing_pkgs lttng-modules-dkms)" ]; then
+		apt_update
+		[ -e "$flag" ] || { touch "$flag"; made=1; }
+		log "installing lttng-modules-dkms (DKMS autoinstall off)"
+		apt-get install -y -qq --no-install-recommends lttng-modules-dkms >/dev/null
+		local rc=$?
+		[ "$made" = 0 ] || rm -f "$flag"
+		[ "$rc" = 0 ] || { log "peer missing: LTTng: apt-get install lttng-modules-dkms failed"; return 1; }
+	fi
+	printf '%s\n' '# Written by tring scripts/setup.sh: lttng-modules 2.13 builds for 6.1 only.' \
+		"BUILD_EXCLUSIVE_KERNEL='$LTTNG_SERIES'" >/etc/dkms/lttng-modules.conf
+	v=$(dpkg-query -W -f='${Version}' lttng-modules-dkms | sed 's/-[^-]*$//')
+	src=/usr/src/lttng-modules-$v
+	[ -d "/var/lib/dkms/lttng-modules/$v" ] || dkms add -m lttng-modules -v "$v" >/dev/null ||
+		{ log "peer missing: LTTng: dkms add lttng-modules/$v failed"; return 1; }
+	for k in $(ls /lib/modules); do
+		[ -e "/lib/modules/$k/build/Makefile" ] || continue
+		if ! [[ $k =~ $LTTNG_SERIES ]]; then
+			log "LTTng: lttng-modules $v does not support Linux $k (Debian has no newer): LTTng runs on the 6.1 guests only"
+			continue
+		fi
+		dkms status -m lttng-modules -v "$v" -k "$k" | grep -q ': installed' && continue
+		hdr=/lib/modules/$k/source/include/trace/events/timer.h
+		if grep -A2 'TRACE_EVENT(hrtimer_start' "$hdr" 2>/dev/null | grep -q 'bool was_armed' &&
+			! grep -q was_armed "$src/include/instrumentation/events/timer.h"; then
+			log "LTTng: applying tring's patch $(basename "$LTTNG_PATCH") to $src"
+			patch -s -p1 -d "$src" <"$LTTNG_PATCH" ||
+				{ log "peer missing: LTTng: our patch does not apply to $src"; return 1; }
+		fi
+		log "LTTng: dkms build + install lttng-modules/$v for $k (about 2 minutes)"
+		if ! dkms build -m lttng-modules -v "$v" -k "$k" >/dev/null ||
+			! dkms install -m lttng-modules -v "$v" -k "$k" >/dev/null; then
+			log "peer missing: LTTng on $k: dkms build of lttng-modules/$v failed (/var/lib/dkms/lttng-modules/$v/build/make.log)"
+			return 1
+		fi
+	done
+}
+
+peers() {
+	local miss rc=0
+	miss=$(missing_pkgs "${PEER_PKGS[@]}")
+	if [ -n "$miss" ]; then
+		apt_update
+		log "installing peers:" $miss
+		apt-get install -y -qq --no-install-recommends $miss >/dev/null ||
+			{ log "peers missing: apt-get install $miss failed"; rc=1; }
+	fi
+	if [ -n "$(missing_pkgs linux-perf)" ]; then
+		apt_update
+		log "installing linux-perf from $BPO"
+		apt-get install -y -qq --no-install-recommends -t "$BPO" linux-perf >/dev/null ||
+			{ log "peer missing: perf: apt-get install -t $BPO linux-perf failed"; rc=1; }
+	fi
+	peer_lttng_modules || rc=1
+	return $rc
+}
+# --- end of peers -------------------------------------------------------------
+
 main() {
 	local miss bpo
 	need_root
@@ -147,6 +227,7 @@ main() {
 		apt-get install -y -qq --no-install-recommends -t "$BPO" $bpo >/dev/null
 	fi
 	qemu_from_backports
+	peers || log "some peers are missing (above): their smoke tests will fail"
 	log "ok"
 }
 

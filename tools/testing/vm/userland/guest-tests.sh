@@ -1,0 +1,168 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of the real-userland guest (run-guest.sh): with the host's Debian
+# userland, check tring as users install it ("make install": DKMS and
+# tring-record under PREFIX) and that the peers run beside it (LTTng,
+# trace-cmd, perf), each recording the same short workload (workload.sh).
+# The peers' smoke tests only prove the ground for the benchmark.
+#
+# Writes TAP lines ("ok - ..." / "not ok - ...", numbered by the host) to
+# /results/tap, everything else to /results/guest.log, then reboots
+# (QEMU exits). /results/env (from the host) sets PREFIX.
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C.UTF-8
+here=$(cd "$(dirname "$0")" && pwd)
+R=/results
+PREFIX=/usr/local
+# shellcheck disable=SC1091
+[ -r $R/env ] && . $R/env
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+ln -sfn /proc/self/fd /dev/fd
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+exec > >(tee $R/guest.log >/dev/console) 2>&1
+cd /tmp || exit 1
+
+K=$(uname -r)
+T=/sys/kernel/debug/tring
+W=$here/workload.sh
+: >$R/tap
+
+# t DESCRIPTION CMD...: one test
+t() {
+	local d=$1
+	shift
+	echo "+ $*"
+	if "$@"; then
+		echo "ok - $d" | tee -a $R/tap
+	else
+		echo "not ok - $d" | tee -a $R/tap
+		return 1
+	fi
+}
+skip() { echo "ok - $1 # SKIP $2" | tee -a $R/tap; }
+note() { echo "# $*" | tee -a $R/tap; }
+
+# bt_count DIR: events babeltrace2 prints for a trace (tring's padding and
+# no-op records aside); the text goes to DIR.txt.
+bt_read() { babeltrace2 "$1" >"$1.txt" 2>"$1.err"; }
+bt_events() { grep -cvE '^$| tring_padding: | tring_nop: ' "$1.txt"; }
+
+note "kernel $K, $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
+	"$(awk '/MemTotal/ { print int($2 / 1024) " MiB" }' /proc/meminfo), userland up at $(cut -d' ' -f1 /proc/uptime) s"
+
+# --- tring, as installed -------------------------------------------------------
+tring_tests() {
+	local tr=/tmp/tring-trace written=0 f n
+	t "tring: modprobe tring loads the DKMS-installed module" modprobe tring || return
+	t "tring: the module is /lib/modules/$K/updates/dkms/tring.ko*" \
+		bash -c "modinfo -n tring | grep -q '^/lib/modules/$K/updates/dkms/tring\.ko'"
+	t "tring: tring-record on PATH is $PREFIX/bin/tring-record" \
+		test "$(command -v tring-record)" = "$PREFIX/bin/tring-record"
+	echo 4096 >$T/buffer_size_kb
+	echo 1 >$T/events/enable
+	tring-record -q -o $tr &
+	local rec=$!
+	sleep 1
+	$W
+	echo 0 >$T/events/enable
+	kill -INT $rec
+	t "tring: tring-record records the workload (exit status 0)" wait $rec
+	t "tring: babeltrace2 reads the trace" bt_read $tr
+	for f in $T/per_cpu/cpu*/stats; do
+		n=$(sed -n 's/^events_written: //p' "$f")
+		written=$((written + n))
+		echo "$f: $(tr '\n' ' ' <"$f")"
+	done
+	n=$(bt_events $tr)
+	note "tring: babeltrace2 shows $n events; tring counted $written written;" \
+		"sched_switch $(grep -c ' sched_switch: ' $tr.txt), sys_enter $(grep -c ' sys_enter: ' $tr.txt)"
+	t "tring: babeltrace2's event count ($n) = tring's per_cpu/cpuN/stats ($written)" \
+		test "$n" = "$written" -a "$n" -gt 1000
+	t "tring: sched_switch and sys_enter events in the trace" \
+		bash -c "grep -q ' sched_switch: ' $tr.txt && grep -q ' sys_enter: ' $tr.txt"
+	t "tring: rmmod tring" rmmod tring
+	cp $tr/.tring-record.summary $R/tring-record.summary 2>/dev/null
+}
+
+# --- LTTng -------------------------------------------------------------------------
+lttng_tests() {
+	local tr=/tmp/lttng-trace n s
+	if ! modinfo lttng-tracer >/dev/null 2>&1; then
+		case $K in
+		6.1.*)
+			t "LTTng: lttng-modules is DKMS-installed for $K (scripts/setup.sh)" false ;;
+		*)
+			skip "LTTng" "lttng-modules 2.13.9, Debian's only version, does not support Linux $K: LTTng runs on the 6.1 guests only" ;;
+		esac
+		return
+	fi
+	note "LTTng: lttng-modules $(modinfo -F version lttng-tracer) (Debian's, built by DKMS with tring's patch scripts/peers/lttng-modules-hrtimer-was-armed.patch)"
+	t "LTTng: lttng-sessiond starts (with its consumerd)" lttng-sessiond --daemonize || return
+	t "LTTng: lttng create" lttng create smoke --output=$tr &&
+	t "LTTng: lttng enable-event -k sched_switch" lttng enable-event -k sched_switch &&
+	t "LTTng: lttng enable-event -k --syscall -a" lttng enable-event -k --syscall -a &&
+	t "LTTng: lttng start" lttng start &&
+	{ $W; true; } &&
+	t "LTTng: lttng stop" lttng stop &&
+	t "LTTng: lttng destroy" lttng destroy
+	t "LTTng: babeltrace2 reads the trace" bt_read $tr
+	n=$(grep -c ' sched_switch: ' $tr.txt)
+	s=$(grep -c ' syscall_entry_' $tr.txt)
+	note "LTTng: $n sched_switch, $s syscall_entry_*, $(grep -c ' syscall_exit_' $tr.txt) syscall_exit_* events"
+	t "LTTng: sched_switch events recorded ($n)" test "$n" -gt 0
+	t "LTTng: syscall events recorded ($s)" test "$s" -gt 0
+	lttng-sessiond --version | head -n 1
+	kill $(pidof lttng-sessiond) 2>/dev/null
+}
+
+# --- trace-cmd -----------------------------------------------------------------------
+tracecmd_tests() {
+	local f=/tmp/trace.dat n
+	t "trace-cmd: record -e sched_switch" \
+		trace-cmd record -q -e sched:sched_switch -o $f $W || return
+	trace-cmd report -i $f >$f.txt 2>$f.err
+	t "trace-cmd: report" test $? = 0
+	n=$(grep -c 'sched_switch:' $f.txt)
+	note "trace-cmd $(trace-cmd --version 2>/dev/null | awk '/version/ { print $3; exit }'): $n sched_switch events"
+	t "trace-cmd: report shows sched_switch events ($n)" test "$n" -gt 0
+}
+
+# --- perf ------------------------------------------------------------------------------
+perf_tests() {
+	local f=/tmp/perf.data n
+	t "perf: record -e sched:sched_switch -a" \
+		perf record -q -B -N -e sched:sched_switch -a -o $f $W || return
+	perf script -F comm,tid,cpu,time,event,trace -i $f >$f.txt 2>$f.err
+	t "perf: script" test $? = 0
+	n=$(grep -c 'sched:sched_switch:' $f.txt)
+	note "$(perf --version): $n sched_switch events"
+	t "perf: script shows sched_switch events ($n)" test "$n" -gt 0
+}
+
+# timed NAME FUNCTION: run a group of tests, say how long it took
+timed() {
+	local s=$(date +%s.%N)
+	$2
+	note "$1: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s wall time"
+}
+timed tring tring_tests
+timed LTTng lttng_tests
+timed trace-cmd tracecmd_tests
+timed perf perf_tests
+note "memory at the end: $(free -m | awk '/^Mem:/ { print $3 " MiB used, " $5 " MiB tmpfs, " $7 " MiB available" }')"
+
+echo done >$R/done
+sync
+umount $R
+echo b >/proc/sysrq-trigger

@@ -1,0 +1,56 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Boot an installed Debian kernel under QEMU (software emulation) with the
+# host's own root filesystem as its userland: shared read-only over virtio
+# 9p, with a tmpfs overlay for writes (see init), and OUTDIR/results
+# shared read-write at /results. PROGRAM, a path in the host's
+# filesystem, runs as the guest's PID 1 and ends the guest; a file
+# OUTDIR/results/env, if the caller wrote one, is for it to read.
+#
+# usage: run-guest.sh RELEASE OUTDIR TIMEOUT_S PROGRAM
+#
+# OUTDIR gets console.log (ttyS0) and qemu.log; results/ is what the guest
+# wrote. Exit status: QEMU's (124 on timeout). TRING_VM_SMP (2) and
+# TRING_USERLAND_MEM (1G) size the guest.
+
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+release=$1
+out=$2
+timeout_s=$3
+prog=$4
+smp=${TRING_VM_SMP:-2}
+mem=${TRING_USERLAND_MEM:-1G}
+
+image=/boot/vmlinuz-$release
+[ -r "$image" ] || { echo "run-guest: no $image" >&2; exit 1; }
+mkdir -p "$out/results"
+rm -f "$out/console.log" "$out/qemu.log"
+"$here/mkinitramfs.sh" "$release" "$out/initrd.cpio.gz" || exit 1
+
+# no_timer_check: on a loaded host, the emulated timer can miss the
+# kernel's boot-time IO-APIC timer check, which then panics.
+cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable no_timer_check tring.init=$prog"
+# Under TCG the guest's TSC runs at the host's rate, but on a loaded host
+# the guest calibrates it wrong (seen: 116 MHz for 2793), and with
+# tsc=reliable its clock then runs that much fast: give it the host's
+# rate when the host's kernel log says it.
+khz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: \(Refined TSC clocksource calibration\|Detected\) \([0-9.]*\) MHz.*/\2/p' |
+	tail -n 1 | awk '{ printf "%d", $1 * 1000 }')
+[ -z "$khz" ] || cmdline+=" tsc_early_khz=$khz"
+timeout --kill-after=10 "$timeout_s" \
+	qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$out/console.log" \
+	-kernel "$image" -initrd "$out/initrd.cpio.gz" -append "$cmdline" \
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+	-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
+	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	</dev/null >"$out/qemu.log" 2>&1
+status=$?
+[ "$status" != 124 ] && [ "$status" != 137 ] ||
+	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"
+exit "$status"

@@ -1,0 +1,155 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# Install and run tring as users do (make check's "userland" part):
+#
+#  1. on the host, "make install": tring through DKMS for every kernel
+#     with headers, tring-record and its man page under PREFIX;
+#  2. for each Debian kernel (6.1, 6.12), a guest with the host's own
+#     Debian userland (run-guest.sh) runs guest-tests.sh: modprobe tring,
+#     the installed tring-record, babeltrace2, then LTTng (6.1 only),
+#     trace-cmd and perf on the same workload;
+#  3. on the host, "make uninstall", which must leave no file behind.
+#
+# DKMS changes the host for real: the install is undone at the end, also
+# when a test fails. A tring already installed (by hand) is refused: run
+# "make uninstall" first.
+#
+# usage: test-userland.sh OUTDIR
+# Prints TAP lines and "N passed, N failed"; exit 1 on any failure.
+
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../../.." && pwd)
+out=$1
+PREFIX=${PREFIX:-/usr/local}
+TIMEOUT=${TRING_USERLAND_TIMEOUT:-600}
+n=0
+pass=0
+fail=0
+skipped=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		pass=$((pass + 1))
+		echo "ok $n - $2"
+	else
+		fail=$((fail + 1))
+		echo "not ok $n - $2"
+	fi
+}
+t() {
+	local d=$1
+	shift
+	"$@"
+	ok $? "$d"
+}
+# logged LOG CMD...: CMD with its output in LOG
+logged() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1
+}
+finish() {
+	[ "$skipped" = 0 ] || echo "# $skipped skipped (not counted)"
+	echo "1..$n"
+	echo "$pass passed, $fail failed"
+	[ "$fail" = 0 ]
+	exit
+}
+
+# Every path under the places "make install" writes to, to compare.
+snapshot() {
+	find /usr/src /var/lib/dkms /lib/modules /etc/dkms "$PREFIX" \
+		-xdev 2>/dev/null | sort
+}
+
+# Kernels with headers: the ones make install builds for.
+kernels() {
+	local d
+	for d in /lib/modules/*/build; do
+		[ -e "$d/Makefile" ] && basename "$(dirname "$d")"
+	done
+}
+
+rm -rf "$out"
+mkdir -p "$out"
+
+# --- 1. make install -------------------------------------------------------------
+if [ -d /var/lib/dkms/tring ] || [ -e "$PREFIX/bin/tring-record" ]; then
+	ok 1 "tring is not installed before the test (found one: make uninstall first)"
+	finish
+fi
+snapshot >"$out/before.txt"
+installed=0
+undo() {
+	[ "$installed" = 1 ] && make -C "$top" -s uninstall PREFIX="$PREFIX" >>"$out/uninstall.log" 2>&1
+}
+trap undo EXIT
+
+s=$(date +%s)
+installed=1
+t "make install (DKMS for every kernel with headers, tools under $PREFIX)" \
+	logged "$out/install.log" make -C "$top" -s install PREFIX="$PREFIX"
+echo "# make install took $(( $(date +%s) - s )) s; installed:"
+snapshot >"$out/installed.txt"
+comm -13 "$out/before.txt" "$out/installed.txt" | tee "$out/new-files.txt" |
+	grep -vE '^/usr/src/tring-[^/]+/.+|^/var/lib/dkms/tring/.+/.+' | sed 's/^/#   /'
+for k in $(kernels); do
+	t "DKMS installed tring.ko for $k in updates/dkms" \
+		bash -c "ls /lib/modules/$k/updates/dkms/tring.ko* >/dev/null"
+done
+t "tring-record installed in $PREFIX/bin" test -x "$PREFIX/bin/tring-record"
+t "man page tring-record(1) installed and formats" \
+	bash -c "man -l '$PREFIX/share/man/man1/tring-record.1' 2>&1 | grep -q -- '--output DIR'"
+
+# --- 2. the guests ------------------------------------------------------------------
+guest() {
+	local name=$1 release=$2 dir=$out/guest-$1 s line
+	mkdir -p "$dir/results"
+	echo "PREFIX=$PREFIX" >"$dir/results/env"
+	s=$(date +%s)
+	"$here/run-guest.sh" "$release" "$dir" "$TIMEOUT" "$here/guest-tests.sh"
+	echo "# $name: guest ran $(( $(date +%s) - s )) s wall time (booted $release with the host's userland over 9p)"
+	if [ ! -f "$dir/results/done" ]; then
+		ok 1 "$name: guest finished its tests ($(tail -n 1 "$dir/qemu.log" 2>/dev/null); $dir/console.log)"
+		tail -n 20 "$dir/console.log" | sed 's/^/#   /'
+	fi
+	while IFS= read -r line; do
+		case "$line" in
+		"ok - "*"# SKIP"*) skipped=$((skipped + 1)); echo "# $name: skip: ${line#ok - }" ;;
+		"ok - "*) ok 0 "$name: ${line#ok - }" ;;
+		"not ok - "*) ok 1 "$name: ${line#not ok - }" ;;
+		"#"*) echo "# $name: ${line#\# }" ;;
+		esac
+	done < <(cat "$dir/results/tap" 2>/dev/null)
+	t "$name: no kernel splat" "$top/tools/testing/vm/splat.sh" "$dir/console.log"
+}
+newest() { ls -d $1 2>/dev/null | sort -V | tail -n 1; }
+for series in 6.1 6.12; do
+	image=$(newest "/boot/vmlinuz-$series.*")
+	if [ -z "$image" ]; then
+		ok 1 "a Debian $series kernel is installed (scripts/setup.sh)"
+		continue
+	fi
+	guest "debian-$series" "${image#/boot/vmlinuz-}"
+done
+
+# --- 3. make uninstall --------------------------------------------------------------
+installed=0
+t "make uninstall" logged "$out/uninstall.log" make -C "$top" -s uninstall PREFIX="$PREFIX"
+snapshot >"$out/after.txt"
+left=$(comm -13 "$out/before.txt" "$out/after.txt")
+[ -z "$left" ] || echo "$left" | head -n 20 | sed 's/^/#   left: /'
+t "make uninstall leaves no file behind ($(grep -c . "$out/new-files.txt") were installed)" \
+	test -z "$left"
+gone=$(comm -23 "$out/before.txt" "$out/after.txt")
+[ -z "$gone" ] || echo "$gone" | head -n 20 | sed 's/^/#   removed: /'
+t "make uninstall removes nothing that was there before" test -z "$gone"
+for k in $(kernels); do
+	t "modprobe finds no tring for $k after uninstall" \
+		bash -c "! modinfo -k '$k' tring >/dev/null 2>&1"
+done
+finish
