@@ -546,17 +546,11 @@ unsigned long tring_cpu_flush(struct tring_cpu *cb)
 }
 EXPORT_SYMBOL_GPL(tring_cpu_flush);
 
-/**
- * tring_cpu_ready - count complete sub-buffers waiting for the reader
- * @cb: the CPU ring.
- * @limit: stop counting here.
- *
- * Context: reader side.
- * Return: consecutive complete sub-buffers from the next one to take.
- */
-unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
+/* Consecutive complete sub-buffers from position @pos, up to @limit. */
+static unsigned long tring_count_complete(struct tring_cpu *cb,
+					  unsigned long pos,
+					  unsigned long limit)
 {
-	unsigned long pos = cb->consumed + (cb->held << cb->subbuf_shift);
 	struct tring_slot *slot;
 	unsigned long n;
 
@@ -569,16 +563,39 @@ unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
 	}
 	return n;
 }
+
+/**
+ * tring_cpu_ready - count complete sub-buffers waiting for the reader
+ * @cb: the CPU ring.
+ * @limit: stop counting here.
+ *
+ * Context: reader side.
+ * Return: consecutive complete sub-buffers from the next one to take.
+ */
+unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
+{
+	return tring_count_complete(cb, cb->consumed +
+				    (cb->held << cb->subbuf_shift), limit);
+}
 EXPORT_SYMBOL_GPL(tring_cpu_ready);
 
 /**
  * tring_cpu_poll_ready - is there enough for a poller, or will it be woken
  * @cb: the CPU ring.
  *
+ * The watermark counts every complete sub-buffer not given back, the
+ * ones the reader holds included: in discard mode a writer that cannot
+ * open a new sub-buffer because of the reader has every slot but its
+ * open one complete and not given back, which is at least the watermark
+ * (at most slots - 1), so that state is always readable. No delivery
+ * may come until the reader gives sub-buffers back; the reader must not
+ * wait for one.
+ *
  * Context: reader side, before sleeping on @cb->waitq.
- * Return: true when the watermark is reached (one sub-buffer is enough
- * while a flushed sub-buffer is not yet consumed). When false, the next
- * delivery that reaches it wakes @cb->waitq.
+ * Return: true when the watermark is reached (one sub-buffer to take is
+ * enough while a flushed sub-buffer is not yet consumed). When false, the next
+ * delivery that reaches it wakes @cb->waitq: tring_maybe_wake() counts
+ * the same way, from @cb->consumed.
  */
 bool tring_cpu_poll_ready(struct tring_cpu *cb)
 {
@@ -593,9 +610,13 @@ bool tring_cpu_poll_ready(struct tring_cpu *cb)
 	 * sees reader_waiting and wakes us, or we see it and flush_pos here.
 	 */
 	smp_mb();
-	need = cb->consumed < READ_ONCE(cb->flush_pos) ? 1 : cb->watermark;
-	if (tring_cpu_ready(cb, need) < need)
+	/* After a flush, one sub-buffer the reader can take is enough. */
+	if (cb->consumed < READ_ONCE(cb->flush_pos) && tring_cpu_ready(cb, 1))
+		goto ready;
+	need = cb->watermark;
+	if (tring_count_complete(cb, cb->consumed, need) < need)
 		return false;
+ready:
 	WRITE_ONCE(cb->reader_waiting, 0);
 	return true;
 }
@@ -618,7 +639,8 @@ EXPORT_SYMBOL_GPL(tring_cpu_wait);
  * tring_cpu_set_watermark - set the poll watermark
  * @cb: the CPU ring.
  * @wm: complete sub-buffers; clamped to 1 .. slots - 1 (a writer in
- *	discard mode cannot complete the last slot while the others wait).
+ *	discard mode cannot complete the last slot while the others wait,
+ *	held or not: see tring_cpu_poll_ready()).
  */
 void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm)
 {

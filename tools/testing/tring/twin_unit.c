@@ -1426,11 +1426,56 @@ static void t_poll_ready(void)
 	check_eq(READ_ONCE(cb->reader_waiting), 0);
 	check_eq(tring_cpu_ready(cb, 2), 2);
 	check_eq(tring_cpu_get(cb, &sb), 0);
-	/* Held sub-buffers do not count. */
-	check(!tring_cpu_poll_ready(cb), "ready counting a held sub-buffer");
+	/* A held sub-buffer still counts until it is given back... */
+	check(tring_cpu_poll_ready(cb), "a held sub-buffer not counted");
+	check_eq(tring_cpu_put(cb, sb.seq, 1), 0);
+	/* ...and no longer does after. */
+	check(!tring_cpu_poll_ready(cb), "ready at 2 of 3 after a put");
 	check_eq(READ_ONCE(cb->reader_waiting), 1);
 	tring_cpu_reader_reset(cb);
 	check_eq(READ_ONCE(cb->reader_waiting), 0);
+	tring_buffer_free(buf);
+}
+
+/*
+ * Discard mode, 4 slots, watermark 3 (the most allowed): the reader
+ * takes a sub-buffer and keeps it. Once the writer has filled the rest
+ * it cannot open another sub-buffer until the reader gives one back, so
+ * no delivery is coming: poll must already say readable.
+ */
+static void t_poll_held_full(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i;
+	struct tring_subbuf sb;
+	struct tring_counts c;
+
+	nlens = 0;
+	set_len(2, 60);
+	tring_cpu_set_watermark(cb, 3);
+	check_eq(cb->watermark, 3);
+	for (i = 0; i <= 3 * per; i++)
+		check_eq(wr(buf, 2, 60, i), 0);
+	irq_work_sync(&cb->wakeup);
+	check_eq(tring_cpu_ready(cb, 8), 3);
+	check_eq(tring_cpu_get(cb, &sb), 0);
+	check_eq(sb.seq, 0);
+	check(tring_cpu_poll_ready(cb),
+	      "holding 1 of 3 complete sub-buffers: poll not ready");
+	/* Fill the open sub-buffer: every event after that is dropped. */
+	for (; i <= 4 * per; i++)
+		check_eq(wr(buf, 2, 60, i), i < 4 * per ? 0 : -ENOBUFS);
+	tring_cpu_counts(cb, &c);
+	check_eq(c.events_discarded, 1);
+	check_eq(c.subbufs_delivered, 3);
+	check(tring_cpu_poll_ready(cb), "writer blocked: poll not ready");
+	/* Giving back what it holds lets the writer on. */
+	check_eq(tring_cpu_put(cb, 0, 1), 0);
+	check_eq(wr(buf, 2, 60, i), 0);
+	tring_cpu_counts(cb, &c);
+	check_eq(c.events_discarded, 1);
+	check_eq(c.subbufs_delivered, 4);
 	tring_buffer_free(buf);
 }
 
@@ -1512,6 +1557,45 @@ static void t_poll_wakeup(void)
 	check_eq(tring_cpu_ready(cb, 8), 1);
 	check_eq(twin_load(&twin_lost_wakeups), lost);
 	check_eq(twin_load(&twin_wait_give_ups), 0);
+	tring_buffer_free(buf);
+}
+
+/*
+ * The reader takes the first sub-buffer, keeps it and sleeps with
+ * watermark 3 of 4 slots. The writer then completes two more and fills
+ * the last: that is everything it can do until a sub-buffer comes back,
+ * so the delivery that made it so must wake the reader, and the reader
+ * must find poll ready (no further delivery would ever come).
+ */
+static void t_poll_held_wakeup(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i;
+	unsigned long lost = twin_load(&twin_lost_wakeups);
+	unsigned long give_ups = twin_load(&twin_wait_give_ups);
+	struct waiter w = { .cb = cb };
+	struct tring_subbuf sb;
+	pthread_t th;
+
+	nlens = 0;
+	set_len(2, 60);
+	tring_cpu_set_watermark(cb, 3);
+	for (i = 0; i <= per; i++)
+		check_eq(wr(buf, 2, 60, i), 0);
+	check_eq(tring_cpu_get(cb, &sb), 0);
+	check(!tring_cpu_poll_ready(cb), "ready at 1 of 3");
+	pthread_create(&th, NULL, waiter_fn, &w);
+	wait_until_sleeping(cb);
+	for (; i < 4 * per; i++)
+		check_eq(wr(buf, 2, 60, i), 0);
+	check_eq(wr(buf, 2, 60, i), -ENOBUFS);
+	pthread_join(th, NULL);
+	check(w.ret == 0, "the reader was not woken (tring_cpu_wait: %d)",
+	      w.ret);
+	check_eq(twin_load(&twin_lost_wakeups), lost);
+	check_eq(twin_load(&twin_wait_give_ups), give_ups);
+	check_eq(tring_cpu_put(cb, sb.seq, 1), 0);
 	tring_buffer_free(buf);
 }
 
@@ -2119,6 +2203,10 @@ int main(void)
 		{ t_reader_reset, "reader reset hands held sub-buffers again" },
 		{ t_poll_ready, "poll readiness and watermark" },
 		{ t_poll_wakeup, "irq_work wakes a waiting reader" },
+		{ t_poll_held_full,
+		  "poll ready while the reader holds what blocks the writer" },
+		{ t_poll_held_wakeup,
+		  "a reader holding a sub-buffer is woken when the writer blocks" },
 		{ t_wait_flush_race,
 		  "tring_cpu_wait() woken by a flush delivered late" },
 		{ t_nesting_deep, "5 contexts nested between reserve/commit" },

@@ -3,8 +3,11 @@
  * tring data tests: events written in the kernel come back through the
  * mapping byte-exact, in order, in well-formed packets; losses are
  * counted exactly, in the counters and in the stream itself; poll()
- * wakes at the watermark; CPU hotplug loses nothing.
+ * wakes at the watermark, held sub-buffers included; CPU hotplug loses
+ * nothing.
  */
+#include <pthread.h>
+
 #include "../kselftest_harness.h"
 #include "tring_util.h"
 
@@ -333,6 +336,76 @@ TEST_F(data, poll_after_flush)
 	ASSERT_EQ(0, tu_flush(&self->s[0], &pos));
 	EXPECT_EQ(1, poll(&pfd, 1, 2000));
 	EXPECT_TRUE(pfd.revents & POLLIN);
+}
+
+struct late_trigger {
+	unsigned long count, seq, written, failed;
+	int err;
+};
+
+/* Writes on CPU 0, most likely once the test thread sleeps in poll(). */
+static void *late_trigger_fn(void *arg)
+{
+	struct late_trigger *t = arg;
+
+	usleep(200000);
+	t->err = tu_trigger(0, t->count, 64, t->seq, &t->written, &t->failed);
+	return NULL;
+}
+
+/*
+ * Discard mode, 4 sub-buffers, watermark 3: the reader takes the first
+ * complete sub-buffer and keeps it while it polls. The writer completes
+ * two more and fills the last, and can then only drop events until a
+ * sub-buffer comes back: poll() must wake and report readable, because
+ * held sub-buffers count toward the watermark. (Whether the writes land
+ * before or during the poll() does not change the outcome.)
+ */
+TEST(poll_ready_while_holding)
+{
+	struct late_trigger t = { .count = 120, .seq = 60 };
+	unsigned long written, failed;
+	struct tring_status st;
+	struct tring_subbuf sb;
+	struct tu_stream s;
+	struct pollfd pfd;
+	struct seen seen;
+	pthread_t th;
+
+	ASSERT_EQ(0, tu_reset_buffer(4, 4, 0));
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	pfd = (struct pollfd){ .fd = s.fd, .events = POLLIN };
+	ASSERT_EQ(3, tu_watermark(&s, 3));
+	/* 59 records of 68 bytes fill a 4 KiB packet: 60 complete one. */
+	ASSERT_EQ(0, tu_trigger(0, 60, 64, 0, &written, &failed));
+	ASSERT_EQ(60, written);
+	ASSERT_EQ(1, tu_get(&s, &sb, 1));
+	EXPECT_EQ(0, sb.seq);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	/* 120 more: packets 1 and 2 complete, packet 3 holds 3 events. */
+	ASSERT_EQ(0, pthread_create(&th, NULL, late_trigger_fn, &t));
+	EXPECT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, t.err);
+	ASSERT_EQ(120, t.written);
+	/* Packet 3 takes 56 more; then the writer can only drop. */
+	ASSERT_EQ(0, tu_trigger(0, 100, 64, 180, &written, &failed));
+	EXPECT_EQ(56, written);
+	EXPECT_EQ(44, failed);
+	ASSERT_EQ(0, tu_status(&s, &st));
+	EXPECT_EQ(3, st.subbufs_delivered);
+	EXPECT_EQ(44, st.events_discarded);
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	/* Given back, every event written arrives, the losses in band. */
+	ASSERT_EQ(0, tu_put(&s, sb.seq, 1));
+	ASSERT_LT(0, drain_all(&s, &seen));
+	EXPECT_EQ(0, seen.bad);
+	EXPECT_EQ(59, seen.first_seq);
+	EXPECT_EQ(3 * 59, seen.events);
+	EXPECT_EQ(44, seen.last_discarded);
+	tu_stream_close(&s);
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
 }
 
 static int set_online(int cpu, int on)
