@@ -65,9 +65,10 @@
 /**
  * struct tring_slot - one ring slot: a logical sub-buffer index
  * @commit: bytes committed to the slot, plus the sub-buffer size for each
- *	committed event, summed over every lap. The low bits (modulo the
- *	sub-buffer size) wrap to zero exactly when every byte reserved in
- *	the current lap is committed; the high bits count events and laps.
+ *	committed event, summed over every lap, modulo 2^64. The low bits
+ *	(modulo the sub-buffer size) wrap to zero exactly when every byte
+ *	reserved in the current lap is committed; the high bits count
+ *	events and laps, and wrap: count them only as differences.
  *	Written with local operations by writers on the owning CPU only.
  * @map: physical sub-buffer, TRING_MAP_TAKEN and lap tag. Changed with
  *	cmpxchg by the owning CPU's writers (claiming a slot for a new lap,
@@ -76,8 +77,8 @@
  * @done: laps of this slot completed and delivered. Written only by the
  *	owning CPU's writers, with release; read with acquire by the reader
  *	and by the stats code on any CPU.
- * @done_high: @commit shifted right by the sub-buffer size's log2 when the
- *	last lap completed: the base for counting the next lap's events.
+ * @done_commit: @commit when the last lap completed: the base from which
+ *	the next lap's events are counted, as an unsigned difference.
  *	Owning CPU's writers only (stats read it with READ_ONCE).
  *
  * Writers find the physical sub-buffer of a slot's open lap in @map: it
@@ -93,7 +94,7 @@ struct tring_slot {
 	local_t commit;
 	atomic_long_t map;
 	atomic_long_t done;
-	unsigned long done_high;
+	unsigned long done_commit;
 };
 
 struct tring_buffer;

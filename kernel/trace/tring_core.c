@@ -131,10 +131,15 @@ void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 		   unsigned long commit)
 {
 	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
-	unsigned long high = commit >> cb->subbuf_shift;
-	unsigned long events = high - slot->done_high - 1;
+	/*
+	 * Since the slot's previous lap completed, each event of this lap
+	 * added the sub-buffer size and the lap's bytes added it once more.
+	 * An unsigned difference is exact even if the counter wrapped.
+	 */
+	unsigned long events = ((commit - slot->done_commit) >>
+				cb->subbuf_shift) - 1;
 
-	WRITE_ONCE(slot->done_high, high);
+	WRITE_ONCE(slot->done_commit, commit);
 	ph->events_count = events;
 	local_add(events, &cb->events_delivered);
 	local_inc(&cb->subbufs_delivered);
@@ -803,15 +808,22 @@ void tring_cpu_reader_reset(struct tring_cpu *cb)
  */
 void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
 {
-	unsigned long i;
-	long open = 0, n;
+	unsigned long i, base, d;
+	u64 open = 0;
 
 	c->events_written = local_read(&cb->events_delivered);
 	for (i = 0; i <= cb->slot_mask; i++) {
-		/* Events committed in the slot's lap not yet delivered. */
-		n = (local_read(&cb->slots[i].commit) >> cb->subbuf_shift) -
-		    READ_ONCE(cb->slots[i].done_high);
-		open += max(n, 0L);
+		/*
+		 * Events committed in the slot's open lap, from an unsigned
+		 * difference that is exact across the counter's wrap. A lap
+		 * adds at most 2^47 (S / 4 events of S each, S <= 2^24), so
+		 * the difference is negative as a long only if a delivery
+		 * stored the base after we read it and before the counter.
+		 */
+		base = READ_ONCE(cb->slots[i].done_commit);
+		d = (unsigned long)local_read(&cb->slots[i].commit) - base;
+		if ((long)d > 0)
+			open += d >> cb->subbuf_shift;
 	}
 	c->events_written += open;
 	c->write_pos = local_read(&cb->offset);

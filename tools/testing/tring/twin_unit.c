@@ -2168,6 +2168,62 @@ static void t_counts_and_cpus(void)
 	tring_buffer_free(buf);
 }
 
+/*
+ * Start every slot's commit counter of a fresh ring at @start (a
+ * multiple of the sub-buffer size), as if that many bytes and events
+ * had gone through it already.
+ */
+static void set_slot_counters(struct tring_cpu *cb, unsigned long start)
+{
+	unsigned long i;
+
+	for (i = 0; i <= cb->slot_mask; i++) {
+		local_set(&cb->slots[i].commit, start);
+		cb->slots[i].done_commit = start;
+	}
+}
+
+/*
+ * events_written and events_count stay exact when a slot's commit
+ * counter wraps past 2^64, or crosses 2^63, in the middle of a lap:
+ * both for delivered sub-buffers and for the open one.
+ */
+static void t_event_count_wrap(void)
+{
+	static const unsigned long starts[] = {
+		0UL - 5 * SB,			/* wraps in each slot's first lap */
+		(1UL << 63) - 5 * SB,		/* crosses 2^63 there */
+		0UL - 2 * SB,			/* wraps at the first event */
+	};
+	unsigned long per = per_subbuf(rec_size(60)), i, k;
+	struct tring_counts c;
+
+	nlens = 0;
+	set_len(2, 60);
+	for (k = 0; k < ARRAY_SIZE(starts); k++) {
+		struct tring_buffer *buf = mk(4, 0);
+		struct tring_cpu *cb = twin_cb(buf, 0);
+
+		set_slot_counters(cb, starts[k]);
+		for (i = 0; i < 2 * per + 10; i++)
+			check_eq(wr(buf, 2, 60, i), 0);
+		tring_cpu_counts(cb, &c);
+		check(c.events_written == 2 * per + 10,
+		      "start %#lx: events_written %llu, want %lu", starts[k],
+		      (unsigned long long)c.events_written, 2 * per + 10);
+		check_eq(c.subbufs_delivered, 2);
+		check_eq(local_read(&cb->events_delivered), 2 * per);
+		tring_cpu_flush(cb);
+		rd_reset();
+		check_eq(rd_all(cb), 3);
+		check_eq(R.nev, 2 * per + 10);
+		check_eq(R.pk[2].count, 10);
+		tring_cpu_counts(cb, &c);
+		check_eq(c.events_written, 2 * per + 10);
+		tring_buffer_free(buf);
+	}
+}
+
 int main(void)
 {
 	static const struct {
@@ -2220,6 +2276,8 @@ int main(void)
 	{ t_claim_window,
 		  "overwrite: nested writer inside a claim, counts exact" },
 		{ t_counts_and_cpus, "per-CPU rings and tring_cpu_counts" },
+		{ t_event_count_wrap,
+		  "event counts exact across a commit counter's wrap" },
 	};
 	unsigned int i;
 	long base;
