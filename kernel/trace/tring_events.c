@@ -610,12 +610,32 @@ static int tring_id_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(tring_id);
 
+/*
+ * The text of a trace_marker write of @count bytes, the first @n of them
+ * at @text: up to the first NUL (the metadata declares a NUL-terminated
+ * string, so bytes after one would decode as further records), without
+ * one trailing newline (echo's) unless the write was cut at @n. A write
+ * with a NUL in its first @n bytes is taken whole (*@taken = @count), the
+ * bytes after the NUL dropped; one cut with no NUL takes @n, and the
+ * rest comes as the next write.
+ */
+static size_t tring_marker_text_len(const char *text, size_t n, size_t count,
+				    size_t *taken)
+{
+	size_t len = strnlen(text, n);
+
+	*taken = len < n ? count : n;
+	if (*taken == count && len && text[len - 1] == '\n')
+		len--;
+	return len;
+}
+
 static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct tring_ev_marker *ev;
 	struct tring_res res __uninitialized;
-	size_t n = min_t(size_t, count, TRING_TEXT_MAX - 1);
+	size_t n = min_t(size_t, count, TRING_TEXT_MAX - 1), len, taken;
 	char *text;
 	int ret;
 
@@ -624,12 +644,9 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 	text = memdup_user(ubuf, n);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	len = tring_marker_text_len(text, n, count, &taken);
 	preempt_disable_notrace();
-	/* A trailing newline (echo's) is not part of the text... */
-	ret = tring_reserve_text(TRING_EV_MARKER, sizeof(*ev), text,
-				 /* ...unless the write was cut. */
-				 n - (n == count && n && text[n - 1] == '\n'),
-				 &res);
+	ret = tring_reserve_text(TRING_EV_MARKER, sizeof(*ev), text, len, &res);
 	if (!ret) {
 		ev = res.data;
 		ev->tid = current->pid;
@@ -637,7 +654,7 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 	}
 	preempt_enable_notrace();
 	kfree(text);
-	return ret ? ret : n;
+	return ret ? ret : taken;
 }
 
 static const struct file_operations tring_marker_fops = {

@@ -7,6 +7,7 @@
  * nothing.
  */
 #include <pthread.h>
+#include <sched.h>
 
 #include "../kselftest_harness.h"
 #include "tring_util.h"
@@ -406,6 +407,108 @@ TEST(poll_ready_while_holding)
 	EXPECT_EQ(44, seen.last_discarded);
 	tu_stream_close(&s);
 	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+}
+
+/* Markers decoded from one stream, as a CTF reader sees them. */
+struct markers {
+	uint32_t id;
+	int n;
+	char text[8][64];
+	int32_t tid[8];
+	uint64_t decoded, counted;	/* events found, events_count sums */
+	int undecodable;
+};
+
+/* The metadata's rule: tid, then text up to and including a NUL. */
+static long marker_len(uint32_t id, const uint8_t *payload, size_t avail,
+		       void *arg)
+{
+	struct markers *m = arg;
+
+	if (id != m->id || avail <= 4)
+		return -1;
+	return 4 + strnlen((const char *)payload + 4, avail - 4) + 1;
+}
+
+static int collect_markers(const uint8_t *pkt, const struct tring_subbuf *sb,
+			   void *arg)
+{
+	const struct tring_packet_header *h = (const void *)pkt;
+	struct markers *m = arg;
+	struct tring_dec_event ev;
+	struct tring_dec d;
+	int r;
+
+	if (tring_dec_init(&d, pkt, sb->length)) {
+		m->undecodable++;
+		return 0;
+	}
+	m->counted += h->events_count;
+	while ((r = tring_dec_next(&d, marker_len, m, &ev)) == 1) {
+		if (ev.id == TRING_ID_PADDING || ev.id == TRING_ID_NOP)
+			continue;
+		m->decoded++;
+		if (ev.id != m->id || m->n == 8)
+			continue;
+		memcpy(&m->tid[m->n], ev.payload, 4);
+		snprintf(m->text[m->n], sizeof(m->text[0]), "%s",
+			 (const char *)ev.payload + 4);
+		m->n++;
+	}
+	if (r < 0)
+		m->undecodable++;
+	return 0;
+}
+
+/*
+ * A marker's text ends at the first NUL of the write: bytes after it,
+ * which could be a forged record header and payload, are not stored.
+ * Each write is one event; what decodes is what events_count says.
+ */
+TEST(marker_text_ends_at_nul)
+{
+	/* "A", NUL padding, then a record header, a tid and "XY". */
+	uint8_t forged[] = { 'A', 0, 0, 0, 0, 0, 0, 0,
+			     0x39, 0x05, 0, 0, 'X', 'Y', 0 };
+	static const char newline_nul[] = "hi\n\0junk";
+	struct markers m = { 0 };
+	struct tu_stream s;
+	char buf[32];
+	cpu_set_t cpus;
+	uint64_t pos;
+	int fd;
+
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+	ASSERT_LT(0, tu_read_file(TRING_DIR "/events/tring/marker/id", buf,
+				  sizeof(buf)));
+	m.id = strtoul(buf, NULL, 0);
+	/* A compact header: the id in bits 0-4, timestamp bits zero. */
+	forged[4] = m.id;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/tring/marker/enable",
+				   "1"));
+	fd = open(TRING_DIR "/trace_marker", O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(sizeof(forged), write(fd, forged, sizeof(forged)));
+	EXPECT_EQ(6, write(fd, "hello\n", 6));
+	EXPECT_EQ(sizeof(newline_nul) - 1,
+		  write(fd, newline_nul, sizeof(newline_nul) - 1));
+	close(fd);
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/tring/marker/enable",
+				   "0"));
+	ASSERT_EQ(0, tu_flush(&s, &pos));
+	ASSERT_LT(0, tu_drain(&s, pos, 2000, collect_markers, &m));
+	EXPECT_EQ(0, m.undecodable);
+	EXPECT_EQ(m.counted, m.decoded);
+	ASSERT_EQ(3, m.n);
+	EXPECT_STREQ("A", m.text[0]);
+	EXPECT_STREQ("hello", m.text[1]);
+	EXPECT_STREQ("hi", m.text[2]);
+	EXPECT_EQ(getpid(), m.tid[0]);
+	tu_stream_close(&s);
 }
 
 static int set_online(int cpu, int on)
