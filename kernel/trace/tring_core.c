@@ -20,7 +20,10 @@
  * exactly one of them gets the old data: the reader reads it, or the
  * writer overwrites it and counts its events as lost.
  */
+#define pr_fmt(fmt) "tring: " fmt
+
 #include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
@@ -28,6 +31,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -865,6 +869,38 @@ int tring_check_attr(const struct tring_buffer_attr *attr)
 	return 0;
 }
 
+/*
+ * A buffer may not leave less than this share of the machine's RAM
+ * available (1 / 2^TRING_MEM_KEEP_SHIFT): tracing must not be what runs
+ * the system out of memory.
+ */
+#define TRING_MEM_KEEP_SHIFT	3
+
+/*
+ * Refuse, before allocating anything, a buffer whose pages would leave
+ * less than an eighth of RAM available (si_mem_available(), which counts
+ * free and reclaimable memory). Every possible CPU gets a ring: a CPU
+ * can come online at any time and its writers cannot allocate then.
+ */
+static int tring_check_memory(const struct tring_buffer_attr *attr)
+{
+	bool spare = attr->flags & TRING_OVERWRITE;
+	unsigned long cpu_pages = (attr->subbuf_count + spare) *
+				  (attr->subbuf_size >> PAGE_SHIFT);
+	unsigned int cpus = num_possible_cpus();
+	unsigned long need = cpu_pages * cpus;
+	unsigned long keep = totalram_pages() >> TRING_MEM_KEEP_SHIFT;
+	long avail = si_mem_available();
+
+	if (avail >= 0 && need + keep <= (unsigned long)avail)
+		return 0;
+	pr_warn("buffer '%s' refused: %lu KiB per CPU x %u possible CPUs = %lu KiB, with %ld KiB available of which %lu KiB (1/%u of RAM) must stay available\n",
+		attr->name ?: "", cpu_pages * (PAGE_SIZE / 1024), cpus,
+		need * (PAGE_SIZE / 1024), avail * (long)(PAGE_SIZE / 1024),
+		keep * (PAGE_SIZE / 1024), 1U << TRING_MEM_KEEP_SHIFT);
+	return -ENOMEM;
+}
+
 static int tring_cpu_alloc_pages(struct tring_cpu *cb, int node)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
@@ -960,10 +996,13 @@ static void tring_cpu_free(struct tring_cpu *cb)
  * @attr: the attributes.
  *
  * Each ring's sub-buffers are allocated page by page on the CPU's node,
- * zeroed, and mapped contiguously with vmap().
+ * zeroed, and mapped contiguously with vmap(). A buffer whose pages would
+ * leave less than an eighth of RAM available is refused (with a kernel
+ * message naming the sizes) before anything is allocated.
  *
  * Context: process; may sleep.
- * Return: the buffer, or an ERR_PTR().
+ * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes,
+ * -ENOMEM.
  */
 struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 {
@@ -972,6 +1011,9 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 	int ret;
 
 	ret = tring_check_attr(attr);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = tring_check_memory(attr);
 	if (ret)
 		return ERR_PTR(ret);
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);

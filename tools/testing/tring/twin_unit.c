@@ -2169,6 +2169,49 @@ static void t_counts_and_cpus(void)
 }
 
 /*
+ * A buffer whose pages would leave less than an eighth of RAM available
+ * is refused with -ENOMEM before anything is allocated; at the limit it
+ * is accepted. Counted over every possible CPU, the spare included.
+ */
+static void t_memory_guard(void)
+{
+	struct tring_buffer_attr attr = {
+		.name = "big",
+		.subbuf_size = SB,
+		.subbuf_count = 4,
+		.clock = TRING_CLOCK_MONO,
+	};
+	const unsigned long total = 8000, keep = total / 8;
+	unsigned long need = 4 * TWIN_NR_CPUS;
+	long base = twin_outstanding_allocs();
+	struct tring_buffer *buf;
+
+	twin_set_memory(keep + need - 1, total);
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	check_eq(twin_outstanding_allocs(), base);
+	twin_set_memory(keep + need, total);
+	buf = tring_buffer_alloc(&attr);
+	if (check(!IS_ERR(buf), "refused at the limit: %ld", PTR_ERR(buf)))
+		tring_buffer_free(buf);
+	/* Overwrite mode adds a spare sub-buffer per CPU. */
+	attr.flags = TRING_OVERWRITE;
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	twin_set_memory(keep + need + TWIN_NR_CPUS, total);
+	buf = tring_buffer_alloc(&attr);
+	if (check(!IS_ERR(buf), "overwrite refused at the limit: %ld",
+		  PTR_ERR(buf)))
+		tring_buffer_free(buf);
+	/* Nothing available at all (or a negative estimate). */
+	twin_set_memory(-1, total);
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	twin_set_memory(1L << 40, 1UL << 40);
+	check_eq(twin_outstanding_allocs(), base);
+}
+
+/*
  * Start every slot's commit counter of a fresh ring at @start (a
  * multiple of the sub-buffer size), as if that many bytes and events
  * had gone through it already.
@@ -2276,6 +2319,8 @@ int main(void)
 	{ t_claim_window,
 		  "overwrite: nested writer inside a claim, counts exact" },
 		{ t_counts_and_cpus, "per-CPU rings and tring_cpu_counts" },
+		{ t_memory_guard,
+		  "a buffer leaving under 1/8 of RAM available is refused" },
 		{ t_event_count_wrap,
 		  "event counts exact across a commit counter's wrap" },
 	};

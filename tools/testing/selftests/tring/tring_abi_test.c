@@ -207,6 +207,137 @@ TEST(knob_values)
 	EXPECT_EQ(0, tu_reset_buffer(SUBBUF_KB, SUBBUFS, 0));
 }
 
+/* A /proc/meminfo field, in KiB; -1 if missing. */
+static long meminfo_kb(const char *key)
+{
+	char buf[4096], *p;
+
+	if (tu_read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, key);
+	if (!p || p[strlen(key)] != ':')
+		return -1;
+	return strtol(p + strlen(key) + 1, NULL, 10);
+}
+
+/* CPUs in /sys/devices/system/cpu/possible ("0-1,4"); -1 on error. */
+static int possible_cpus(void)
+{
+	char buf[256], *p = buf;
+	long a, b;
+	int n = 0;
+
+	if (tu_read_file("/sys/devices/system/cpu/possible", buf,
+			 sizeof(buf)) <= 0)
+		return -1;
+	while (*p >= '0' && *p <= '9') {
+		a = strtol(p, &p, 10);
+		b = *p == '-' ? strtol(p + 1, &p, 10) : a;
+		n += b - a + 1;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/* Does a kernel message since @fd was opened contain @a and @b? */
+static int kmsg_has(int fd, const char *a, const char *b)
+{
+	char rec[1024];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		if (strstr(rec, a) && strstr(rec, b))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * A buffer whose pages would leave less than an eighth of RAM available
+ * is refused with ENOMEM, from the knobs and for instances, with a
+ * kernel message naming the sizes; the old buffer keeps working; a size
+ * within the margin works. Ballast memory taken here brings what is
+ * available to 1/8 of RAM plus half the refused size R, so R would leave
+ * 1/8 - R/2 (refused; before the guard it fitted) and R/4 leaves more
+ * than 1/8 (accepted).
+ */
+TEST(buffer_too_big_for_memory)
+{
+	long total = meminfo_kb("MemTotal"), keep = total / 8, avail;
+	unsigned long written, failed, u = 4, touched = 0;
+	int ncpu = possible_cpus(), kmsg;
+	char want[64], create[64];
+	struct tring_status st;
+	struct tu_stream s;
+	size_t ballast_len;
+	uint8_t *ballast;
+	uint64_t pos;
+	long r;
+
+	ASSERT_LT(0, total);
+	ASSERT_LT(0, ncpu);
+	/* R = ncpu * u, u a power of two KiB per CPU: keep / 2 < R <= keep. */
+	while (ncpu * u * 2 <= (unsigned long)keep)
+		u *= 2;
+	r = ncpu * u;
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+	avail = meminfo_kb("MemAvailable");
+	ballast_len = avail > 0 ? (size_t)avail * 1024 : 0;
+	ballast = mmap(NULL, ballast_len + 4096, PROT_READ | PROT_WRITE,
+		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+	ASSERT_NE(MAP_FAILED, ballast);
+	/* Touch 4 MiB at a time until keep + R/2 is left available. */
+	while ((avail = meminfo_kb("MemAvailable")) > keep + r / 2 &&
+	       touched + (4 << 20) <= ballast_len) {
+		memset(ballast + touched, 1, 4 << 20);
+		touched += 4 << 20;
+	}
+	TH_LOG("MemTotal %ld KiB, keep %ld, R %ld (%lu per CPU x %d), available %ld",
+	       total, keep, r, u, ncpu, avail);
+	ASSERT_GT(keep + r / 2 + r / 4, avail);
+	ASSERT_LT(keep + r / 4, avail);
+
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, kmsg);
+	lseek(kmsg, 0, SEEK_END);
+	EXPECT_EQ(-ENOMEM, tu_knob("buffer_size_kb", "%lu", u));
+	EXPECT_EQ(32, tu_knob_read("buffer_size_kb"));
+	snprintf(want, sizeof(want), " %lu KiB per CPU x %d possible CPUs",
+		 u, ncpu);
+	EXPECT_TRUE(kmsg_has(kmsg, "tring: buffer '' refused", want));
+	/* Sub-buffers of 64 KiB: u is at least 128 KiB on any real guest. */
+	ASSERT_LE(128, u);
+	snprintf(create, sizeof(create), "create big 64 %lu", u / 64);
+	EXPECT_EQ(-ENOMEM, tu_write_file(TRING_TEST_DIR "/instance", create));
+	EXPECT_TRUE(kmsg_has(kmsg, "tring: buffer 'big' refused", want));
+	close(kmsg);
+
+	/* The old buffer keeps working. */
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	ASSERT_EQ(0, tu_trigger(0, 10, 32, 0, &written, &failed));
+	EXPECT_EQ(10, written);
+	ASSERT_EQ(0, tu_flush(&s, &pos));
+	EXPECT_EQ(1, tu_drain(&s, pos, 2000, NULL, NULL));
+	ASSERT_EQ(0, tu_status(&s, &st));
+	EXPECT_EQ(10, st.events_written);
+	tu_stream_close(&s);
+	/* A size within the margin works with the ballast still there. */
+	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%lu", u / 4));
+	EXPECT_EQ(0, tu_reset_buffer(4, 8, 0));
+
+	/* Memory back: the refused size is sane now. */
+	munmap(ballast, ballast_len + 4096);
+	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%lu", u));
+	EXPECT_EQ(u, tu_knob_read("buffer_size_kb"));
+	EXPECT_EQ(0, tu_reset_buffer(4, 8, 0));
+	EXPECT_EQ(0, tu_write_file(TRING_TEST_DIR "/instance", create));
+	EXPECT_EQ(0, tu_write_file(TRING_TEST_DIR "/instance", "destroy big"));
+}
+
 TEST_F(stream, unknown_ioctl)
 {
 	EXPECT_EQ(-1, ioctl(self->s.fd, _IO(TRING_IOC_MAGIC, 0x7f), 0));
