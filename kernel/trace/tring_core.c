@@ -5,10 +5,13 @@
  * This file is also compiled in user space by tools/testing/tring with
  * shim headers: it uses only what those shims provide.
  *
- * Positions are byte offsets in a CPU's stream, growing forever. The
- * sub-buffer holding position p is ring slot (p / subbuf_size) % slots,
- * in lap p / ring_bytes. Writers own the positions from the reserve
- * position on; the reader owns everything before its consumed position.
+ * Positions are byte offsets in a CPU's stream since the buffer was
+ * created. They grow, with one exception: a reservation given back
+ * (tring_discard()) moves the reserve position back by that one record,
+ * never past the start of its sub-buffer. The sub-buffer holding
+ * position p is ring slot (p / subbuf_size) % slots, in lap p /
+ * ring_bytes. Writers own the positions from the reserve position on;
+ * the reader owns everything before its consumed position.
  * Each slot's commit counter tells when every byte reserved in it has
  * been committed; the writer whose commit completes the slot delivers
  * it, publishing it to the reader with a release store of slot->done.
@@ -322,11 +325,12 @@ static void tring_write_header(void *rec, unsigned int hlen,
  * leave its valid position paired with our address. Entries only move
  * forward: a caller that finds a newer entry (stored by a writer nested
  * in it since its reservation) leaves it, and so does one whose cmpxchg
- * loses to such a writer. Positions never come back, so the cmpxchg has
- * no ABA. A caller interrupted after its cmpxchg may still store a
- * sub-buffer the stream has since left; no record can be reserved there
- * again, so that entry is only useless until the next slow path stores
- * the current one.
+ * loses to such a writer. Sub-buffer starts never come back (a give-back
+ * moves the reserve position back only within its sub-buffer), so the
+ * cmpxchg has no ABA. A caller interrupted after its cmpxchg may still
+ * store a sub-buffer the stream has since left; no record can be reserved
+ * there again, so that entry is only useless until the next slow path
+ * stores the current one.
  */
 static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 			    struct tring_slot *slot, void *packet)
