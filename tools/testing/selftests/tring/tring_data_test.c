@@ -412,6 +412,7 @@ TEST(poll_ready_while_holding)
 /* Markers decoded from one stream, as a CTF reader sees them. */
 struct markers {
 	uint32_t id;
+	size_t subbuf_size;
 	int n;
 	char text[8][64];
 	int32_t tid[8];
@@ -439,7 +440,7 @@ static int collect_markers(const uint8_t *pkt, const struct tring_subbuf *sb,
 	struct tring_dec d;
 	int r;
 
-	if (tring_dec_init(&d, pkt, sb->length)) {
+	if (tring_dec_init(&d, pkt, m->subbuf_size)) {
 		m->undecodable++;
 		return 0;
 	}
@@ -488,6 +489,7 @@ TEST(marker_text_ends_at_nul)
 	CPU_SET(0, &cpus);
 	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
 	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	m.subbuf_size = s.info.subbuf_size;
 	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/tring/marker/enable",
 				   "1"));
 	fd = open(TRING_DIR "/trace_marker", O_WRONLY);
