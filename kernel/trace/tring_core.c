@@ -606,9 +606,9 @@ EXPORT_SYMBOL_GPL(tring_cpu_ready);
  *
  * Context: reader side, before sleeping on @cb->waitq.
  * Return: true when the watermark is reached (one sub-buffer to take is
- * enough while a flushed sub-buffer is not yet consumed). When false, the next
- * delivery that reaches it wakes @cb->waitq: tring_maybe_wake() counts
- * the same way, from @cb->consumed.
+ * enough while a flushed sub-buffer is not yet consumed). When false,
+ * the next delivery that reaches it wakes @cb->waitq: tring_maybe_wake()
+ * counts the same way, from @cb->consumed.
  */
 bool tring_cpu_poll_ready(struct tring_cpu *cb)
 {
