@@ -285,13 +285,12 @@ FIXTURE_TEARDOWN(memory)
 TEST_F_TIMEOUT(memory, buffer_too_big_for_memory, 180)
 {
 	long total = meminfo_kb("MemTotal"), keep = total / 8, avail;
-	unsigned long written, failed, u = 4, touched = 0;
-	int ncpu = possible_cpus(), kmsg;
+	unsigned long written, failed, u = 4;
+	int ncpu = possible_cpus(), kmsg, ballast, i;
 	char want[64], create[64];
 	struct tring_status st;
 	struct tu_stream s;
-	size_t ballast_len;
-	uint8_t *ballast;
+	off_t ballast_len = 0;
 	uint64_t pos;
 	long r;
 
@@ -301,17 +300,21 @@ TEST_F_TIMEOUT(memory, buffer_too_big_for_memory, 180)
 	while (ncpu * u * 2 <= (unsigned long)keep)
 		u *= 2;
 	r = ncpu * u;
-	avail = meminfo_kb("MemAvailable");
-	ballast_len = avail > 0 ? (size_t)avail * 1024 : 0;
-	ballast = mmap(NULL, ballast_len + 4096, PROT_READ | PROT_WRITE,
-		       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-	ASSERT_NE(MAP_FAILED, ballast);
-	/* Touch 4 MiB at a time until keep + R/2 is left available. */
-	while ((avail = meminfo_kb("MemAvailable")) > keep + r / 2 &&
-	       touched + (4 << 20) <= ballast_len) {
-		memset(ballast + touched, 1, 4 << 20);
-		touched += 4 << 20;
+	/*
+	 * The ballast is a memfd's pages (shmem, which no swap can take
+	 * here): allocated in the kernel by fallocate(), without a page
+	 * fault each. Grow it until keep + R/2 is left available.
+	 */
+	ballast = memfd_create("tring-ballast", 0);
+	ASSERT_LE(0, ballast);
+	for (i = 0; i < 8; i++) {
+		avail = meminfo_kb("MemAvailable");
+		if (avail <= keep + r / 2)
+			break;
+		ballast_len += (off_t)(avail - keep - r / 2 + 1024) * 1024;
+		ASSERT_EQ(0, fallocate(ballast, 0, 0, ballast_len));
 	}
+	avail = meminfo_kb("MemAvailable");
 	TH_LOG("MemTotal %ld KiB, keep %ld, R %ld (%lu per CPU x %d), available %ld",
 	       total, keep, r, u, ncpu, avail);
 	ASSERT_GT(keep + r / 2 + r / 4, avail);
@@ -347,7 +350,7 @@ TEST_F_TIMEOUT(memory, buffer_too_big_for_memory, 180)
 	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%d", 32));
 
 	/* Memory back: the refused size is sane now. */
-	munmap(ballast, ballast_len + 4096);
+	close(ballast);
 	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%lu", u));
 	EXPECT_EQ(u, tu_knob_read("buffer_size_kb"));
 	EXPECT_EQ(0, tu_reset_buffer(4, 8, 0));
