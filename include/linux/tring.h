@@ -65,9 +65,10 @@
 /**
  * struct tring_slot - one ring slot: a logical sub-buffer index
  * @commit: bytes committed to the slot, plus the sub-buffer size for each
- *	committed event, summed over every lap. The low bits (modulo the
- *	sub-buffer size) wrap to zero exactly when every byte reserved in
- *	the current lap is committed; the high bits count events and laps.
+ *	committed event, summed over every lap, modulo 2^64. The low bits
+ *	(modulo the sub-buffer size) wrap to zero exactly when every byte
+ *	reserved in the current lap is committed; the high bits count
+ *	events and laps, and wrap: count them only as differences.
  *	Written with local operations by writers on the owning CPU only.
  * @map: physical sub-buffer, TRING_MAP_TAKEN and lap tag. Changed with
  *	cmpxchg by the owning CPU's writers (claiming a slot for a new lap,
@@ -76,8 +77,8 @@
  * @done: laps of this slot completed and delivered. Written only by the
  *	owning CPU's writers, with release; read with acquire by the reader
  *	and by the stats code on any CPU.
- * @done_high: @commit shifted right by the sub-buffer size's log2 when the
- *	last lap completed: the base for counting the next lap's events.
+ * @done_commit: @commit when the last lap completed: the base from which
+ *	the next lap's events are counted, as an unsigned difference.
  *	Owning CPU's writers only (stats read it with READ_ONCE).
  *
  * Writers find the physical sub-buffer of a slot's open lap in @map: it
@@ -93,7 +94,7 @@ struct tring_slot {
 	local_t commit;
 	atomic_long_t map;
 	atomic_long_t done;
-	unsigned long done_high;
+	unsigned long done_commit;
 };
 
 struct tring_buffer;
@@ -101,14 +102,21 @@ struct tring_buffer;
 /**
  * struct tring_cpu - one CPU's ring
  * @offset: the reserve position: bytes reserved in this CPU's stream
- *	since creation. Changed only by writers on this CPU with
- *	local_cmpxchg(); writers nest (task < softirq < hardirq < NMI) and
- *	each nested writer finishes before the one it interrupted resumes.
- *	Read remotely (READ_ONCE) for positions and statistics.
+ *	since creation. Changed with local_cmpxchg() by writers on this CPU
+ *	(writers nest, task < softirq < hardirq < NMI, and each nested
+ *	writer finishes before the one it interrupted resumes), and by a
+ *	flush: on this CPU from an IPI, or from another CPU while this one
+ *	is offline and nothing writes here (tring_cpu_flush() holds the
+ *	hotplug lock). Grows, except that tring_discard() gives back the
+ *	last record by moving it back to that record's start. Read
+ *	remotely (READ_ONCE) for positions and statistics.
  * @last_ts: timestamp of an event reserved before any event not yet
- *	reserved; never newer than the event that precedes the next one in
- *	the stream, and never lowered by a writer. TRING_TS_FORCE_EXT set
- *	when that event is unknown. Writers on this CPU only.
+ *	reserved, never lowered by a writer. While TRING_TS_FORCE_EXT is
+ *	clear it is never newer than the event that precedes the next one
+ *	in the stream. A give-back sets the flag: the record before the
+ *	next one may then be older than @last_ts, and the flag makes the
+ *	next record carry a full timestamp. Writers on this CPU only (and a
+ *	flush, as for @offset, which reads it).
  * @cur_pos: stream position where the sub-buffer that @cur_addr and
  *	@cur_slot describe starts, TRING_NO_POS, or TRING_BUSY_POS during
  *	an update. The three are a cache of what tring_reserve() would
@@ -140,9 +148,13 @@ struct tring_buffer;
  * @overwritten: events lost to overwrite (writers on this CPU).
  * @subbufs_delivered: sub-buffers completed (writers on this CPU).
  * @events_delivered: events in completed sub-buffers (writers on this CPU).
- * @consumed: reader position. Written by the reader with release; read
- *	with acquire by writers deciding whether a slot is free (discard
- *	mode) and with READ_ONCE for wakeups and statistics.
+ * @consumed: reader position. Written by the reader: in discard mode
+ *	with release (tring_cpu_put()), read with acquire by writers
+ *	deciding whether a slot is free; in overwrite mode writers never
+ *	read it, the ordering against them comes from the cmpxchg on
+ *	struct tring_slot.map, and the reader also moves it with WRITE_ONCE
+ *	when it skips overwritten sub-buffers (tring_resync()). Read with
+ *	READ_ONCE for wakeups and statistics.
  * @held: sub-buffers the reader has taken and not given back (reader).
  * @reader_phys: overwrite mode: the physical sub-buffer outside the ring,
  *	the reader's spare or the one it holds (reader).
@@ -154,7 +166,9 @@ struct tring_buffer;
  *	by the wakeup irq_work; writers read it after a full barrier.
  * @flush_pos: every sub-buffer before this position was closed by a flush;
  *	until the reader consumes up to it one complete sub-buffer wakes a
- *	poller. Written by the flush on the ring's CPU, read with READ_ONCE.
+ *	poller. Written (WRITE_ONCE) by the flush, on the ring's CPU, or on
+ *	the flusher's CPU while the ring's CPU is offline; read with
+ *	READ_ONCE.
  * @waitq: pollers sleep here.
  * @wakeup: raised by writers (any context, NMI included) to wake @waitq.
  * @buf: the buffer this ring belongs to.
@@ -466,10 +480,14 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	do {
 		old = local_read(&cb->offset);
 		/*
-		 * Read the position before the clock. A nested writer that
-		 * reserves after this read makes the cmpxchg fail and we
-		 * read the clock again, so the stream's order is the order
-		 * of its timestamps.
+		 * Compiler barrier, pairing with nothing: every writer of
+		 * this ring runs on this CPU, where interrupts land between
+		 * instructions in program order. It keeps the compiler from
+		 * reading the clock (possibly inlined) before the position.
+		 * A nested writer that reserves after our read of the
+		 * position makes the cmpxchg fail and we read the clock
+		 * again, so the stream's order is the order of its
+		 * timestamps.
 		 */
 		barrier();
 		ts = tring_clock_read(cb);

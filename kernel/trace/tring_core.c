@@ -5,10 +5,13 @@
  * This file is also compiled in user space by tools/testing/tring with
  * shim headers: it uses only what those shims provide.
  *
- * Positions are byte offsets in a CPU's stream, growing forever. The
- * sub-buffer holding position p is ring slot (p / subbuf_size) % slots,
- * in lap p / ring_bytes. Writers own the positions from the reserve
- * position on; the reader owns everything before its consumed position.
+ * Positions are byte offsets in a CPU's stream since the buffer was
+ * created. They grow, with one exception: a reservation given back
+ * (tring_discard()) moves the reserve position back by that one record,
+ * never past the start of its sub-buffer. The sub-buffer holding
+ * position p is ring slot (p / subbuf_size) % slots, in lap p /
+ * ring_bytes. Writers own the positions from the reserve position on;
+ * the reader owns everything before its consumed position.
  * Each slot's commit counter tells when every byte reserved in it has
  * been committed; the writer whose commit completes the slot delivers
  * it, publishing it to the reader with a release store of slot->done.
@@ -20,7 +23,10 @@
  * exactly one of them gets the old data: the reader reads it, or the
  * writer overwrites it and counts its events as lost.
  */
+#define pr_fmt(fmt) "tring: " fmt
+
 #include <linux/cpu.h>
+#include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/export.h>
 #include <linux/gfp.h>
@@ -28,6 +34,7 @@
 #include <linux/minmax.h>
 #include <linux/mm.h>
 #include <linux/overflow.h>
+#include <linux/printk.h>
 #include <linux/rcupdate.h>
 #include <linux/slab.h>
 #include <linux/smp.h>
@@ -131,10 +138,15 @@ void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 		   unsigned long commit)
 {
 	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
-	unsigned long high = commit >> cb->subbuf_shift;
-	unsigned long events = high - slot->done_high - 1;
+	/*
+	 * Since the slot's previous lap completed, each event of this lap
+	 * added the sub-buffer size and the lap's bytes added it once more.
+	 * An unsigned difference is exact even if the counter wrapped.
+	 */
+	unsigned long events = ((commit - slot->done_commit) >>
+				cb->subbuf_shift) - 1;
 
-	WRITE_ONCE(slot->done_high, high);
+	WRITE_ONCE(slot->done_commit, commit);
 	ph->events_count = events;
 	local_add(events, &cb->events_delivered);
 	local_inc(&cb->subbufs_delivered);
@@ -313,11 +325,12 @@ static void tring_write_header(void *rec, unsigned int hlen,
  * leave its valid position paired with our address. Entries only move
  * forward: a caller that finds a newer entry (stored by a writer nested
  * in it since its reservation) leaves it, and so does one whose cmpxchg
- * loses to such a writer. Positions never come back, so the cmpxchg has
- * no ABA. A caller interrupted after its cmpxchg may still store a
- * sub-buffer the stream has since left; no record can be reserved there
- * again, so that entry is only useless until the next slow path stores
- * the current one.
+ * loses to such a writer. Sub-buffer starts never come back (a give-back
+ * moves the reserve position back only within its sub-buffer), so the
+ * cmpxchg has no ABA. A caller interrupted after its cmpxchg may still
+ * store a sub-buffer the stream has since left; no record can be reserved
+ * there again, so that entry is only useless until the next slow path
+ * stores the current one.
  */
 static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 			    struct tring_slot *slot, void *packet)
@@ -546,17 +559,11 @@ unsigned long tring_cpu_flush(struct tring_cpu *cb)
 }
 EXPORT_SYMBOL_GPL(tring_cpu_flush);
 
-/**
- * tring_cpu_ready - count complete sub-buffers waiting for the reader
- * @cb: the CPU ring.
- * @limit: stop counting here.
- *
- * Context: reader side.
- * Return: consecutive complete sub-buffers from the next one to take.
- */
-unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
+/* Consecutive complete sub-buffers from position @pos, up to @limit. */
+static unsigned long tring_count_complete(struct tring_cpu *cb,
+					  unsigned long pos,
+					  unsigned long limit)
 {
-	unsigned long pos = cb->consumed + (cb->held << cb->subbuf_shift);
 	struct tring_slot *slot;
 	unsigned long n;
 
@@ -569,16 +576,39 @@ unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
 	}
 	return n;
 }
+
+/**
+ * tring_cpu_ready - count complete sub-buffers waiting for the reader
+ * @cb: the CPU ring.
+ * @limit: stop counting here.
+ *
+ * Context: reader side.
+ * Return: consecutive complete sub-buffers from the next one to take.
+ */
+unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit)
+{
+	return tring_count_complete(cb, cb->consumed +
+				    (cb->held << cb->subbuf_shift), limit);
+}
 EXPORT_SYMBOL_GPL(tring_cpu_ready);
 
 /**
  * tring_cpu_poll_ready - is there enough for a poller, or will it be woken
  * @cb: the CPU ring.
  *
+ * The watermark counts every complete sub-buffer not given back, the
+ * ones the reader holds included: in discard mode a writer that cannot
+ * open a new sub-buffer because of the reader has every slot but its
+ * open one complete and not given back, which is at least the watermark
+ * (at most slots - 1), so that state is always readable. No delivery
+ * may come until the reader gives sub-buffers back; the reader must not
+ * wait for one.
+ *
  * Context: reader side, before sleeping on @cb->waitq.
- * Return: true when the watermark is reached (one sub-buffer is enough
- * while a flushed sub-buffer is not yet consumed). When false, the next
- * delivery that reaches it wakes @cb->waitq.
+ * Return: true when the watermark is reached (one sub-buffer to take is
+ * enough while a flushed sub-buffer is not yet consumed). When false,
+ * the next delivery that reaches it wakes @cb->waitq: tring_maybe_wake()
+ * counts the same way, from @cb->consumed.
  */
 bool tring_cpu_poll_ready(struct tring_cpu *cb)
 {
@@ -593,9 +623,13 @@ bool tring_cpu_poll_ready(struct tring_cpu *cb)
 	 * sees reader_waiting and wakes us, or we see it and flush_pos here.
 	 */
 	smp_mb();
-	need = cb->consumed < READ_ONCE(cb->flush_pos) ? 1 : cb->watermark;
-	if (tring_cpu_ready(cb, need) < need)
+	/* After a flush, one sub-buffer the reader can take is enough. */
+	if (cb->consumed < READ_ONCE(cb->flush_pos) && tring_cpu_ready(cb, 1))
+		goto ready;
+	need = cb->watermark;
+	if (tring_count_complete(cb, cb->consumed, need) < need)
 		return false;
+ready:
 	WRITE_ONCE(cb->reader_waiting, 0);
 	return true;
 }
@@ -618,7 +652,8 @@ EXPORT_SYMBOL_GPL(tring_cpu_wait);
  * tring_cpu_set_watermark - set the poll watermark
  * @cb: the CPU ring.
  * @wm: complete sub-buffers; clamped to 1 .. slots - 1 (a writer in
- *	discard mode cannot complete the last slot while the others wait).
+ *	discard mode cannot complete the last slot while the others wait,
+ *	held or not: see tring_cpu_poll_ready()).
  */
 void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm)
 {
@@ -781,15 +816,22 @@ void tring_cpu_reader_reset(struct tring_cpu *cb)
  */
 void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
 {
-	unsigned long i;
-	long open = 0, n;
+	unsigned long i, base, d;
+	u64 open = 0;
 
 	c->events_written = local_read(&cb->events_delivered);
 	for (i = 0; i <= cb->slot_mask; i++) {
-		/* Events committed in the slot's lap not yet delivered. */
-		n = (local_read(&cb->slots[i].commit) >> cb->subbuf_shift) -
-		    READ_ONCE(cb->slots[i].done_high);
-		open += max(n, 0L);
+		/*
+		 * Events committed in the slot's open lap, from an unsigned
+		 * difference that is exact across the counter's wrap. A lap
+		 * adds at most 2^47 (S / 4 events of S each, S <= 2^24), so
+		 * the difference is negative as a long only if a delivery
+		 * stored the base after we read it and before the counter.
+		 */
+		base = READ_ONCE(cb->slots[i].done_commit);
+		d = (unsigned long)local_read(&cb->slots[i].commit) - base;
+		if ((long)d > 0)
+			open += d >> cb->subbuf_shift;
 	}
 	c->events_written += open;
 	c->write_pos = local_read(&cb->offset);
@@ -829,6 +871,38 @@ int tring_check_attr(const struct tring_buffer_attr *attr)
 	if (attr->watermark >= attr->subbuf_count)
 		return -EINVAL;
 	return 0;
+}
+
+/*
+ * A buffer may not leave less than this share of the machine's RAM
+ * available (1 / 2^TRING_MEM_KEEP_SHIFT): tracing must not be what runs
+ * the system out of memory.
+ */
+#define TRING_MEM_KEEP_SHIFT	3
+
+/*
+ * Refuse, before allocating anything, a buffer whose pages would leave
+ * less than an eighth of RAM available (si_mem_available(), which counts
+ * free and reclaimable memory). Every possible CPU gets a ring: a CPU
+ * can come online at any time and its writers cannot allocate then.
+ */
+static int tring_check_memory(const struct tring_buffer_attr *attr)
+{
+	bool spare = attr->flags & TRING_OVERWRITE;
+	unsigned long cpu_pages = (attr->subbuf_count + spare) *
+				  (attr->subbuf_size >> PAGE_SHIFT);
+	unsigned int cpus = num_possible_cpus();
+	unsigned long need = cpu_pages * cpus;
+	unsigned long keep = totalram_pages() >> TRING_MEM_KEEP_SHIFT;
+	long avail = si_mem_available();
+
+	if (avail >= 0 && need + keep <= (unsigned long)avail)
+		return 0;
+	pr_warn("buffer '%s' refused: %lu KiB per CPU x %u possible CPUs = %lu KiB, with %ld KiB available of which %lu KiB (1/%u of RAM) must stay available\n",
+		attr->name ?: "", cpu_pages * (PAGE_SIZE / 1024), cpus,
+		need * (PAGE_SIZE / 1024), avail * (long)(PAGE_SIZE / 1024),
+		keep * (PAGE_SIZE / 1024), 1U << TRING_MEM_KEEP_SHIFT);
+	return -ENOMEM;
 }
 
 static int tring_cpu_alloc_pages(struct tring_cpu *cb, int node)
@@ -926,10 +1000,13 @@ static void tring_cpu_free(struct tring_cpu *cb)
  * @attr: the attributes.
  *
  * Each ring's sub-buffers are allocated page by page on the CPU's node,
- * zeroed, and mapped contiguously with vmap().
+ * zeroed, and mapped contiguously with vmap(). A buffer whose pages would
+ * leave less than an eighth of RAM available is refused (with a kernel
+ * message naming the sizes) before anything is allocated.
  *
  * Context: process; may sleep.
- * Return: the buffer, or an ERR_PTR().
+ * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes,
+ * -ENOMEM.
  */
 struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 {
@@ -938,6 +1015,9 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 	int ret;
 
 	ret = tring_check_attr(attr);
+	if (ret)
+		return ERR_PTR(ret);
+	ret = tring_check_memory(attr);
 	if (ret)
 		return ERR_PTR(ret);
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);

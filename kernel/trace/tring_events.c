@@ -610,12 +610,32 @@ static int tring_id_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(tring_id);
 
+/*
+ * The text of a trace_marker write of @count bytes, the first @n of them
+ * at @text: up to the first NUL (the metadata declares a NUL-terminated
+ * string, so bytes after one would decode as further records), without
+ * one trailing newline (echo's) unless the write was cut at @n. A write
+ * with a NUL in its first @n bytes is taken whole (*@taken = @count), the
+ * bytes after the NUL dropped; one cut with no NUL takes @n, and the
+ * rest comes as the next write.
+ */
+static size_t tring_marker_text_len(const char *text, size_t n, size_t count,
+				    size_t *taken)
+{
+	size_t len = strnlen(text, n);
+
+	*taken = len < n ? count : n;
+	if (*taken == count && len && text[len - 1] == '\n')
+		len--;
+	return len;
+}
+
 static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 				  size_t count, loff_t *ppos)
 {
 	struct tring_ev_marker *ev;
 	struct tring_res res __uninitialized;
-	size_t n = min_t(size_t, count, TRING_TEXT_MAX - 1);
+	size_t n = min_t(size_t, count, TRING_TEXT_MAX - 1), len, taken;
 	char *text;
 	int ret;
 
@@ -624,12 +644,9 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 	text = memdup_user(ubuf, n);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
+	len = tring_marker_text_len(text, n, count, &taken);
 	preempt_disable_notrace();
-	/* A trailing newline (echo's) is not part of the text... */
-	ret = tring_reserve_text(TRING_EV_MARKER, sizeof(*ev), text,
-				 /* ...unless the write was cut. */
-				 n - (n == count && n && text[n - 1] == '\n'),
-				 &res);
+	ret = tring_reserve_text(TRING_EV_MARKER, sizeof(*ev), text, len, &res);
 	if (!ret) {
 		ev = res.data;
 		ev->tid = current->pid;
@@ -637,7 +654,7 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 	}
 	preempt_enable_notrace();
 	kfree(text);
-	return ret ? ret : n;
+	return ret ? ret : taken;
 }
 
 static const struct file_operations tring_marker_fops = {
@@ -657,35 +674,95 @@ static void tring_find_tp(struct tracepoint *tp, void *priv)
 			tring_sources[i].tp = tp;
 }
 
-static void tring_add_event_files(struct dentry *events, unsigned int i)
+/* A debugfs file: 0, or the error debugfs_create_file() gave. */
+static int tring_create_file(const char *name, umode_t mode,
+			     struct dentry *parent, void *data,
+			     const struct file_operations *fops)
+{
+	return PTR_ERR_OR_ZERO(debugfs_create_file(name, mode, parent, data,
+						   fops));
+}
+
+/*
+ * The directory of source @i's group under @events, created with its
+ * enable file by the group's first source. Return: the directory with a
+ * reference the caller puts with dput(), or an ERR_PTR().
+ */
+static struct dentry *tring_event_group_dir(struct dentry *events,
+					    unsigned int i)
+{
+	const char *group = tring_source_desc(&tring_sources[i])->group;
+	struct dentry *dir;
+	int ret;
+
+	dir = debugfs_lookup(group, events);
+	if (dir)
+		return dir;
+	dir = debugfs_create_dir(group, events);
+	if (IS_ERR(dir))
+		return dir;
+	/* The group name lives in the static event table. */
+	tring_enable_groups[i].group = group;
+	ret = tring_create_file("enable", 0600, dir, &tring_enable_groups[i],
+				&tring_enable_fops);
+	if (ret)
+		goto remove_dir;
+	return dget(dir);
+
+remove_dir:
+	debugfs_remove(dir);
+	return ERR_PTR(ret);
+}
+
+/*
+ * events/<group>/<event>/ of source @i. On error what this call created
+ * for the event is removed; a group directory it created stays for the
+ * caller, which removes all of events/.
+ */
+static int tring_add_event_files(struct dentry *events, unsigned int i)
 {
 	struct tring_source *s = &tring_sources[i];
 	const struct tring_event_desc *ev = tring_source_desc(s);
 	struct dentry *group, *dir;
+	int ret;
 
-	group = debugfs_lookup(ev->group, events);
-	if (!group) {
-		group = debugfs_create_dir(ev->group, events);
-		/* The group name lives in the static event table. */
-		tring_enable_groups[i].group = ev->group;
-		debugfs_create_file("enable", 0600, group,
-				    &tring_enable_groups[i], &tring_enable_fops);
-		dget(group);
-	}
+	group = tring_event_group_dir(events, i);
+	if (IS_ERR(group))
+		return PTR_ERR(group);
 	dir = debugfs_create_dir(ev->name, group);
-	dput(group);
+	ret = PTR_ERR_OR_ZERO(dir);
+	if (ret)
+		goto put_group;
 	tring_enable_one[i].one = s;
-	debugfs_create_file("enable", 0600, dir, &tring_enable_one[i],
-			    &tring_enable_fops);
-	debugfs_create_file("id", 0400, dir, (void *)ev, &tring_id_fops);
-	debugfs_create_file("format", 0400, dir, (void *)ev, &tring_format_fops);
+	ret = tring_create_file("enable", 0600, dir, &tring_enable_one[i],
+				&tring_enable_fops);
+	if (ret)
+		goto remove_dir;
+	ret = tring_create_file("id", 0400, dir, (void *)ev, &tring_id_fops);
+	if (ret)
+		goto remove_dir;
+	ret = tring_create_file("format", 0400, dir, (void *)ev,
+				&tring_format_fops);
+	if (ret)
+		goto remove_dir;
+	dput(group);
+	return 0;
+
+remove_dir:
+	debugfs_remove(dir);
+put_group:
+	dput(group);
+	return ret;
 }
 
 /**
  * tring_events_init - check the event table and create the files
  * @root: /sys/kernel/debug/tring.
  *
- * Return: 0 or -errno.
+ * Every debugfs creation is checked; on error what was created here is
+ * removed again.
+ *
+ * Return: 0 or -errno (-ENOMEM and the like from debugfs).
  */
 int tring_events_init(struct dentry *root)
 {
@@ -707,13 +784,27 @@ int tring_events_init(struct dentry *root)
 				tring_sources[i].tp_name);
 
 	tring_events_dir = debugfs_create_dir("events", root);
-	debugfs_create_file("enable", 0600, tring_events_dir, &tring_enable_all,
-			    &tring_enable_fops);
-	for (i = 0; i < ARRAY_SIZE(tring_sources); i++)
-		tring_add_event_files(tring_events_dir, i);
-	debugfs_create_file("trace_marker", 0200, root, NULL,
-			    &tring_marker_fops);
+	if (IS_ERR(tring_events_dir))
+		return PTR_ERR(tring_events_dir);
+	ret = tring_create_file("enable", 0600, tring_events_dir,
+				&tring_enable_all, &tring_enable_fops);
+	if (ret)
+		goto remove_events;
+	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
+		ret = tring_add_event_files(tring_events_dir, i);
+		if (ret)
+			goto remove_events;
+	}
+	ret = tring_create_file("trace_marker", 0200, root, NULL,
+				&tring_marker_fops);
+	if (ret)
+		goto remove_events;
 	return 0;
+
+remove_events:
+	debugfs_remove(tring_events_dir);
+	tring_events_dir = NULL;
+	return ret;
 }
 
 /**

@@ -215,10 +215,26 @@ static const struct file_operations tring_knob_fops = {
 	.llseek	= default_llseek,
 };
 
-static void tring_add_knob(const char *name, enum tring_knob knob)
+static int tring_add_knob(const char *name, enum tring_knob knob)
 {
-	debugfs_create_file(name, 0600, tring_root, (void *)(uintptr_t)knob,
-			    &tring_knob_fops);
+	return PTR_ERR_OR_ZERO(debugfs_create_file(name, 0600, tring_root,
+						   (void *)(uintptr_t)knob,
+						   &tring_knob_fops));
+}
+
+/* The knob files; on error the caller removes the root with them. */
+static int tring_add_knobs(void)
+{
+	int ret;
+
+	ret = tring_add_knob("buffer_size_kb", TRING_KNOB_SIZE_KB);
+	if (!ret)
+		ret = tring_add_knob("buffer_subbuf_size_kb", TRING_KNOB_SUBBUF_KB);
+	if (!ret)
+		ret = tring_add_knob("overwrite", TRING_KNOB_OVERWRITE);
+	if (!ret)
+		ret = tring_add_knob("trace_clock", TRING_KNOB_CLOCK);
+	return ret;
 }
 
 /* Instances created through the kernel API. */
@@ -370,6 +386,10 @@ static int __init tring_init(void)
 		goto free_buffer;
 	}
 	tring_instances_dir = debugfs_create_dir("instances", tring_root);
+	if (IS_ERR(tring_instances_dir)) {
+		ret = PTR_ERR(tring_instances_dir);
+		goto remove_root;
+	}
 	tring_default_inst = tring_instance_new(tring_root, buf);
 	if (IS_ERR(tring_default_inst)) {
 		ret = PTR_ERR(tring_default_inst);
@@ -377,10 +397,9 @@ static int __init tring_init(void)
 	}
 	rcu_assign_pointer(tring_default_buf, buf);
 	/* Only now: a knob write rebuilds the default instance's buffer. */
-	tring_add_knob("buffer_size_kb", TRING_KNOB_SIZE_KB);
-	tring_add_knob("buffer_subbuf_size_kb", TRING_KNOB_SUBBUF_KB);
-	tring_add_knob("overwrite", TRING_KNOB_OVERWRITE);
-	tring_add_knob("trace_clock", TRING_KNOB_CLOCK);
+	ret = tring_add_knobs();
+	if (ret)
+		goto kill_default;
 	ret = tring_events_init(tring_root);
 	if (ret)
 		goto kill_default;

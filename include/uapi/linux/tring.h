@@ -132,7 +132,9 @@ struct tring_event_header_ext {
  * @map_size: out: bytes to mmap() to see every sub-buffer a reader can be
  *	handed: the ring plus, in overwrite mode, the reader's spare.
  * @clock: out: TRING_CLOCK_* source of the timestamps.
- * @watermark: out: complete sub-buffers that make poll() report readable.
+ * @watermark: out: complete sub-buffers not yet given back (held by the
+ *	reader or waiting to be taken) that make poll() report readable;
+ *	see struct tring_watermark.
  */
 struct tring_info {
 	__u32 size;
@@ -262,6 +264,17 @@ struct tring_flush {
  * @size: in: sizeof(struct tring_watermark) as the caller knows it.
  * @watermark: in: complete sub-buffers that make poll() report readable,
  *	at least 1; out: the value in use, clamped to subbuf_count - 1.
+ *
+ * poll() counts every complete sub-buffer not yet given back: those the
+ * reader holds (TRING_IOC_GET without TRING_IOC_PUT) as well as those
+ * waiting to be taken. In discard mode a writer that cannot go on until
+ * the reader gives a sub-buffer back has subbuf_count - 1 of them, so
+ * that state always reports readable, and the wakeup comes with the
+ * delivery that reaches the watermark. A reader that holds sub-buffers
+ * may therefore find poll() readable and TRING_IOC_GET failing with
+ * EAGAIN: it must give back what it holds, not wait, for new data to
+ * come. After TRING_IOC_FLUSH one sub-buffer that can be taken is enough
+ * until read_pos reaches the flush position.
  */
 struct tring_watermark {
 	__u32 size;

@@ -34,6 +34,9 @@ extern __thread int twin_max_nest_depth;
 /* Interrupts the signal masks should have held back (TSan only). */
 extern unsigned long twin_mask_violations;
 
+/* What si_mem_available() and totalram_pages() return, in pages. */
+void twin_set_memory(long available, unsigned long total);
+
 /* The @n-th allocation from now fails (1: the next one); 0: none. */
 void twin_fail_alloc_after(long n);
 long twin_outstanding_allocs(void);

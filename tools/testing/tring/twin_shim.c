@@ -104,6 +104,26 @@ bool twin_watch_pending(void)
 
 /* ---- allocations ---- */
 
+/* Pages: plenty unless a test says otherwise. */
+static long twin_mem_available = 1L << 40;
+static unsigned long twin_totalram = 1UL << 40;
+
+void twin_set_memory(long available, unsigned long total)
+{
+	__atomic_store_n(&twin_mem_available, available, __ATOMIC_RELAXED);
+	__atomic_store_n(&twin_totalram, total, __ATOMIC_RELAXED);
+}
+
+long si_mem_available(void)
+{
+	return __atomic_load_n(&twin_mem_available, __ATOMIC_RELAXED);
+}
+
+unsigned long totalram_pages(void)
+{
+	return __atomic_load_n(&twin_totalram, __ATOMIC_RELAXED);
+}
+
 static long twin_fail_countdown;
 static long twin_outstanding;
 

@@ -1426,11 +1426,56 @@ static void t_poll_ready(void)
 	check_eq(READ_ONCE(cb->reader_waiting), 0);
 	check_eq(tring_cpu_ready(cb, 2), 2);
 	check_eq(tring_cpu_get(cb, &sb), 0);
-	/* Held sub-buffers do not count. */
-	check(!tring_cpu_poll_ready(cb), "ready counting a held sub-buffer");
+	/* A held sub-buffer still counts until it is given back... */
+	check(tring_cpu_poll_ready(cb), "a held sub-buffer not counted");
+	check_eq(tring_cpu_put(cb, sb.seq, 1), 0);
+	/* ...and no longer does after. */
+	check(!tring_cpu_poll_ready(cb), "ready at 2 of 3 after a put");
 	check_eq(READ_ONCE(cb->reader_waiting), 1);
 	tring_cpu_reader_reset(cb);
 	check_eq(READ_ONCE(cb->reader_waiting), 0);
+	tring_buffer_free(buf);
+}
+
+/*
+ * Discard mode, 4 slots, watermark 3 (the most allowed): the reader
+ * takes a sub-buffer and keeps it. Once the writer has filled the rest
+ * it cannot open another sub-buffer until the reader gives one back, so
+ * no delivery is coming: poll must already say readable.
+ */
+static void t_poll_held_full(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i;
+	struct tring_subbuf sb;
+	struct tring_counts c;
+
+	nlens = 0;
+	set_len(2, 60);
+	tring_cpu_set_watermark(cb, 3);
+	check_eq(cb->watermark, 3);
+	for (i = 0; i <= 3 * per; i++)
+		check_eq(wr(buf, 2, 60, i), 0);
+	irq_work_sync(&cb->wakeup);
+	check_eq(tring_cpu_ready(cb, 8), 3);
+	check_eq(tring_cpu_get(cb, &sb), 0);
+	check_eq(sb.seq, 0);
+	check(tring_cpu_poll_ready(cb),
+	      "holding 1 of 3 complete sub-buffers: poll not ready");
+	/* Fill the open sub-buffer: every event after that is dropped. */
+	for (; i <= 4 * per; i++)
+		check_eq(wr(buf, 2, 60, i), i < 4 * per ? 0 : -ENOBUFS);
+	tring_cpu_counts(cb, &c);
+	check_eq(c.events_discarded, 1);
+	check_eq(c.subbufs_delivered, 3);
+	check(tring_cpu_poll_ready(cb), "writer blocked: poll not ready");
+	/* Giving back what it holds lets the writer on. */
+	check_eq(tring_cpu_put(cb, 0, 1), 0);
+	check_eq(wr(buf, 2, 60, i), 0);
+	tring_cpu_counts(cb, &c);
+	check_eq(c.events_discarded, 1);
+	check_eq(c.subbufs_delivered, 4);
 	tring_buffer_free(buf);
 }
 
@@ -1512,6 +1557,45 @@ static void t_poll_wakeup(void)
 	check_eq(tring_cpu_ready(cb, 8), 1);
 	check_eq(twin_load(&twin_lost_wakeups), lost);
 	check_eq(twin_load(&twin_wait_give_ups), 0);
+	tring_buffer_free(buf);
+}
+
+/*
+ * The reader takes the first sub-buffer, keeps it and sleeps with
+ * watermark 3 of 4 slots. The writer then completes two more and fills
+ * the last: that is everything it can do until a sub-buffer comes back,
+ * so the delivery that made it so must wake the reader, and the reader
+ * must find poll ready (no further delivery would ever come).
+ */
+static void t_poll_held_wakeup(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	unsigned long per = per_subbuf(rec_size(60)), i;
+	unsigned long lost = twin_load(&twin_lost_wakeups);
+	unsigned long give_ups = twin_load(&twin_wait_give_ups);
+	struct waiter w = { .cb = cb };
+	struct tring_subbuf sb;
+	pthread_t th;
+
+	nlens = 0;
+	set_len(2, 60);
+	tring_cpu_set_watermark(cb, 3);
+	for (i = 0; i <= per; i++)
+		check_eq(wr(buf, 2, 60, i), 0);
+	check_eq(tring_cpu_get(cb, &sb), 0);
+	check(!tring_cpu_poll_ready(cb), "ready at 1 of 3");
+	pthread_create(&th, NULL, waiter_fn, &w);
+	wait_until_sleeping(cb);
+	for (; i < 4 * per; i++)
+		check_eq(wr(buf, 2, 60, i), 0);
+	check_eq(wr(buf, 2, 60, i), -ENOBUFS);
+	pthread_join(th, NULL);
+	check(w.ret == 0, "the reader was not woken (tring_cpu_wait: %d)",
+	      w.ret);
+	check_eq(twin_load(&twin_lost_wakeups), lost);
+	check_eq(twin_load(&twin_wait_give_ups), give_ups);
+	check_eq(tring_cpu_put(cb, sb.seq, 1), 0);
 	tring_buffer_free(buf);
 }
 
@@ -2084,6 +2168,105 @@ static void t_counts_and_cpus(void)
 	tring_buffer_free(buf);
 }
 
+/*
+ * A buffer whose pages would leave less than an eighth of RAM available
+ * is refused with -ENOMEM before anything is allocated; at the limit it
+ * is accepted. Counted over every possible CPU, the spare included.
+ */
+static void t_memory_guard(void)
+{
+	struct tring_buffer_attr attr = {
+		.name = "big",
+		.subbuf_size = SB,
+		.subbuf_count = 4,
+		.clock = TRING_CLOCK_MONO,
+	};
+	const unsigned long total = 8000, keep = total / 8;
+	unsigned long need = 4 * TWIN_NR_CPUS;
+	long base = twin_outstanding_allocs();
+	struct tring_buffer *buf;
+
+	twin_set_memory(keep + need - 1, total);
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	check_eq(twin_outstanding_allocs(), base);
+	twin_set_memory(keep + need, total);
+	buf = tring_buffer_alloc(&attr);
+	if (check(!IS_ERR(buf), "refused at the limit: %ld", PTR_ERR(buf)))
+		tring_buffer_free(buf);
+	/* Overwrite mode adds a spare sub-buffer per CPU. */
+	attr.flags = TRING_OVERWRITE;
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	twin_set_memory(keep + need + TWIN_NR_CPUS, total);
+	buf = tring_buffer_alloc(&attr);
+	if (check(!IS_ERR(buf), "overwrite refused at the limit: %ld",
+		  PTR_ERR(buf)))
+		tring_buffer_free(buf);
+	/* Nothing available at all (or a negative estimate). */
+	twin_set_memory(-1, total);
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	twin_set_memory(1L << 40, 1UL << 40);
+	check_eq(twin_outstanding_allocs(), base);
+}
+
+/*
+ * Start every slot's commit counter of a fresh ring at @start (a
+ * multiple of the sub-buffer size), as if that many bytes and events
+ * had gone through it already.
+ */
+static void set_slot_counters(struct tring_cpu *cb, unsigned long start)
+{
+	unsigned long i;
+
+	for (i = 0; i <= cb->slot_mask; i++) {
+		local_set(&cb->slots[i].commit, start);
+		cb->slots[i].done_commit = start;
+	}
+}
+
+/*
+ * events_written and events_count stay exact when a slot's commit
+ * counter wraps past 2^64, or crosses 2^63, in the middle of a lap:
+ * both for delivered sub-buffers and for the open one.
+ */
+static void t_event_count_wrap(void)
+{
+	static const unsigned long starts[] = {
+		0UL - 5 * SB,			/* wraps in each slot's first lap */
+		(1UL << 63) - 5 * SB,		/* crosses 2^63 there */
+		0UL - 2 * SB,			/* wraps at the first event */
+	};
+	unsigned long per = per_subbuf(rec_size(60)), i, k;
+	struct tring_counts c;
+
+	nlens = 0;
+	set_len(2, 60);
+	for (k = 0; k < ARRAY_SIZE(starts); k++) {
+		struct tring_buffer *buf = mk(4, 0);
+		struct tring_cpu *cb = twin_cb(buf, 0);
+
+		set_slot_counters(cb, starts[k]);
+		for (i = 0; i < 2 * per + 10; i++)
+			check_eq(wr(buf, 2, 60, i), 0);
+		tring_cpu_counts(cb, &c);
+		check(c.events_written == 2 * per + 10,
+		      "start %#lx: events_written %llu, want %lu", starts[k],
+		      (unsigned long long)c.events_written, 2 * per + 10);
+		check_eq(c.subbufs_delivered, 2);
+		check_eq(local_read(&cb->events_delivered), 2 * per);
+		tring_cpu_flush(cb);
+		rd_reset();
+		check_eq(rd_all(cb), 3);
+		check_eq(R.nev, 2 * per + 10);
+		check_eq(R.pk[2].count, 10);
+		tring_cpu_counts(cb, &c);
+		check_eq(c.events_written, 2 * per + 10);
+		tring_buffer_free(buf);
+	}
+}
+
 int main(void)
 {
 	static const struct {
@@ -2119,6 +2302,10 @@ int main(void)
 		{ t_reader_reset, "reader reset hands held sub-buffers again" },
 		{ t_poll_ready, "poll readiness and watermark" },
 		{ t_poll_wakeup, "irq_work wakes a waiting reader" },
+		{ t_poll_held_full,
+		  "poll ready while the reader holds what blocks the writer" },
+		{ t_poll_held_wakeup,
+		  "a reader holding a sub-buffer is woken when the writer blocks" },
 		{ t_wait_flush_race,
 		  "tring_cpu_wait() woken by a flush delivered late" },
 		{ t_nesting_deep, "5 contexts nested between reserve/commit" },
@@ -2132,6 +2319,10 @@ int main(void)
 	{ t_claim_window,
 		  "overwrite: nested writer inside a claim, counts exact" },
 		{ t_counts_and_cpus, "per-CPU rings and tring_cpu_counts" },
+		{ t_memory_guard,
+		  "a buffer leaving under 1/8 of RAM available is refused" },
+		{ t_event_count_wrap,
+		  "event counts exact across a commit counter's wrap" },
 	};
 	unsigned int i;
 	long base;

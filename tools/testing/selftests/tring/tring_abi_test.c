@@ -207,6 +207,151 @@ TEST(knob_values)
 	EXPECT_EQ(0, tu_reset_buffer(SUBBUF_KB, SUBBUFS, 0));
 }
 
+/* A /proc/meminfo field, in KiB; -1 if missing. */
+static long meminfo_kb(const char *key)
+{
+	char buf[4096], *p;
+
+	if (tu_read_file("/proc/meminfo", buf, sizeof(buf)) < 0)
+		return -1;
+	p = strstr(buf, key);
+	if (!p || p[strlen(key)] != ':')
+		return -1;
+	return strtol(p + strlen(key) + 1, NULL, 10);
+}
+
+/* CPUs in /sys/devices/system/cpu/possible ("0-1,4"); -1 on error. */
+static int possible_cpus(void)
+{
+	char buf[256], *p = buf;
+	long a, b;
+	int n = 0;
+
+	if (tu_read_file("/sys/devices/system/cpu/possible", buf,
+			 sizeof(buf)) <= 0)
+		return -1;
+	while (*p >= '0' && *p <= '9') {
+		a = strtol(p, &p, 10);
+		b = *p == '-' ? strtol(p + 1, &p, 10) : a;
+		n += b - a + 1;
+		if (*p == ',')
+			p++;
+	}
+	return n;
+}
+
+/* Does a kernel message since @fd was opened contain @a and @b? */
+static int kmsg_has(int fd, const char *a, const char *b)
+{
+	char rec[1024];
+	ssize_t n;
+
+	while ((n = read(fd, rec, sizeof(rec) - 1)) > 0 || errno == EPIPE) {
+		if (n <= 0)
+			continue;
+		rec[n] = '\0';
+		if (strstr(rec, a) && strstr(rec, b))
+			return 1;
+	}
+	return 0;
+}
+
+FIXTURE(memory) {
+	int unused;
+};
+
+FIXTURE_SETUP(memory)
+{
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+	/* Left over if an earlier run failed; ENOENT otherwise. */
+	tu_write_file(TRING_TEST_DIR "/instance", "destroy big");
+}
+
+FIXTURE_TEARDOWN(memory)
+{
+	tu_write_file(TRING_TEST_DIR "/instance", "destroy big");
+	tu_reset_buffer(4, 8, 0);
+}
+
+/*
+ * A buffer whose pages would leave less than an eighth of RAM available
+ * is refused with ENOMEM, from the knobs and for instances, with a
+ * kernel message naming the sizes, although its pages would fit; the
+ * old buffer keeps working; a smaller size works. R is the largest
+ * per-CPU power of two times the CPUs that leaves room for half the
+ * margin; ballast memory brings what is available to R plus half the
+ * margin, so R would leave 1/16 of RAM (before the guard it was taken).
+ */
+TEST_F_TIMEOUT(memory, buffer_too_big_for_memory, 300)
+{
+	long total = meminfo_kb("MemTotal"), keep = total / 8, avail;
+	unsigned long written, failed, u = 4;
+	int ncpu = possible_cpus(), kmsg, ballast, i;
+	char want[64], create[64];
+	struct tring_status st;
+	struct tu_stream s;
+	off_t ballast_len = 0;
+	uint64_t pos;
+	long r;
+
+	ASSERT_LT(0, total);
+	ASSERT_LT(0, ncpu);
+	avail = meminfo_kb("MemAvailable");
+	while (ncpu * u * 2 <= (unsigned long)(avail - keep / 2))
+		u *= 2;
+	r = ncpu * u;
+	/*
+	 * The ballast is a memfd's pages (shmem, which no swap can take
+	 * here), allocated in the kernel by fallocate() without a page
+	 * fault each. Grow it until R + keep / 2 is left available.
+	 */
+	ballast = memfd_create("tring-ballast", 0);
+	ASSERT_LE(0, ballast);
+	for (i = 0; i < 8; i++) {
+		avail = meminfo_kb("MemAvailable");
+		if (avail <= r + keep / 2)
+			break;
+		ballast_len += (off_t)(avail - r - keep / 2 + 1024) * 1024;
+		ASSERT_EQ(0, fallocate(ballast, 0, 0, ballast_len));
+	}
+	avail = meminfo_kb("MemAvailable");
+	TH_LOG("MemTotal %ld KiB, keep %ld, R %ld (%lu per CPU x %d), available %ld",
+	       total, keep, r, u, ncpu, avail);
+	ASSERT_GT(r + keep * 3 / 4, avail);
+	ASSERT_LT(r + keep / 4, avail);
+
+	kmsg = open("/dev/kmsg", O_RDONLY | O_NONBLOCK);
+	ASSERT_LE(0, kmsg);
+	lseek(kmsg, 0, SEEK_END);
+	EXPECT_EQ(-ENOMEM, tu_knob("buffer_size_kb", "%lu", u));
+	EXPECT_EQ(32, tu_knob_read("buffer_size_kb"));
+	snprintf(want, sizeof(want), " %lu KiB per CPU x %d possible CPUs",
+		 u, ncpu);
+	EXPECT_TRUE(kmsg_has(kmsg, "tring: buffer '' refused", want));
+	/* Sub-buffers of 64 KiB: u is at least 128 KiB on any real guest. */
+	ASSERT_LE(128, u);
+	snprintf(create, sizeof(create), "create big 64 %lu", u / 64);
+	EXPECT_EQ(-ENOMEM, tu_write_file(TRING_TEST_DIR "/instance", create));
+	EXPECT_TRUE(kmsg_has(kmsg, "tring: buffer 'big' refused", want));
+	close(kmsg);
+
+	/* The old buffer keeps working. */
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	ASSERT_EQ(0, tu_trigger(0, 10, 32, 0, &written, &failed));
+	EXPECT_EQ(10, written);
+	ASSERT_EQ(0, tu_flush(&s, &pos));
+	EXPECT_EQ(1, tu_drain(&s, pos, 2000, NULL, NULL));
+	ASSERT_EQ(0, tu_status(&s, &st));
+	EXPECT_EQ(10, st.events_written);
+	tu_stream_close(&s);
+	/* A size within the margin works with the ballast still there. */
+	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%lu", u / 8));
+	EXPECT_EQ(u / 8, tu_knob_read("buffer_size_kb"));
+	/* Shrink first: a new sub-buffer size would keep the total. */
+	EXPECT_EQ(0, tu_knob("buffer_size_kb", "%d", 32));
+	close(ballast);
+}
+
 TEST_F(stream, unknown_ioctl)
 {
 	EXPECT_EQ(-1, ioctl(self->s.fd, _IO(TRING_IOC_MAGIC, 0x7f), 0));

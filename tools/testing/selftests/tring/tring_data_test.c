@@ -3,8 +3,12 @@
  * tring data tests: events written in the kernel come back through the
  * mapping byte-exact, in order, in well-formed packets; losses are
  * counted exactly, in the counters and in the stream itself; poll()
- * wakes at the watermark; CPU hotplug loses nothing.
+ * wakes at the watermark, held sub-buffers included; CPU hotplug loses
+ * nothing.
  */
+#include <pthread.h>
+#include <sched.h>
+
 #include "../kselftest_harness.h"
 #include "tring_util.h"
 
@@ -333,6 +337,180 @@ TEST_F(data, poll_after_flush)
 	ASSERT_EQ(0, tu_flush(&self->s[0], &pos));
 	EXPECT_EQ(1, poll(&pfd, 1, 2000));
 	EXPECT_TRUE(pfd.revents & POLLIN);
+}
+
+struct late_trigger {
+	unsigned long count, seq, written, failed;
+	int err;
+};
+
+/* Writes on CPU 0, most likely once the test thread sleeps in poll(). */
+static void *late_trigger_fn(void *arg)
+{
+	struct late_trigger *t = arg;
+
+	usleep(200000);
+	t->err = tu_trigger(0, t->count, 64, t->seq, &t->written, &t->failed);
+	return NULL;
+}
+
+/*
+ * Discard mode, 4 sub-buffers, watermark 3: the reader takes the first
+ * complete sub-buffer and keeps it while it polls. The writer completes
+ * two more and fills the last, and can then only drop events until a
+ * sub-buffer comes back: poll() must wake and report readable, because
+ * held sub-buffers count toward the watermark. (Whether the writes land
+ * before or during the poll() does not change the outcome.)
+ */
+TEST(poll_ready_while_holding)
+{
+	struct late_trigger t = { .count = 120, .seq = 60 };
+	unsigned long written, failed;
+	struct tring_status st;
+	struct tring_subbuf sb;
+	struct tu_stream s;
+	struct pollfd pfd;
+	struct seen seen;
+	pthread_t th;
+
+	ASSERT_EQ(0, tu_reset_buffer(4, 4, 0));
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	pfd = (struct pollfd){ .fd = s.fd, .events = POLLIN };
+	ASSERT_EQ(3, tu_watermark(&s, 3));
+	/* 59 records of 68 bytes fill a 4 KiB packet: 60 complete one. */
+	ASSERT_EQ(0, tu_trigger(0, 60, 64, 0, &written, &failed));
+	ASSERT_EQ(60, written);
+	ASSERT_EQ(1, tu_get(&s, &sb, 1));
+	EXPECT_EQ(0, sb.seq);
+	EXPECT_EQ(0, poll(&pfd, 1, 0));
+	/* 120 more: packets 1 and 2 complete, packet 3 holds 3 events. */
+	ASSERT_EQ(0, pthread_create(&th, NULL, late_trigger_fn, &t));
+	EXPECT_EQ(1, poll(&pfd, 1, 10000));
+	EXPECT_TRUE(pfd.revents & POLLIN);
+	pthread_join(th, NULL);
+	ASSERT_EQ(0, t.err);
+	ASSERT_EQ(120, t.written);
+	/* Packet 3 takes 56 more; then the writer can only drop. */
+	ASSERT_EQ(0, tu_trigger(0, 100, 64, 180, &written, &failed));
+	EXPECT_EQ(56, written);
+	EXPECT_EQ(44, failed);
+	ASSERT_EQ(0, tu_status(&s, &st));
+	EXPECT_EQ(3, st.subbufs_delivered);
+	EXPECT_EQ(44, st.events_discarded);
+	EXPECT_EQ(1, poll(&pfd, 1, 0));
+	/* Given back, every event written arrives, the losses in band. */
+	ASSERT_EQ(0, tu_put(&s, sb.seq, 1));
+	ASSERT_LT(0, drain_all(&s, &seen));
+	EXPECT_EQ(0, seen.bad);
+	EXPECT_EQ(59, seen.first_seq);
+	EXPECT_EQ(3 * 59, seen.events);
+	EXPECT_EQ(44, seen.last_discarded);
+	tu_stream_close(&s);
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+}
+
+/* Markers decoded from one stream, as a CTF reader sees them. */
+struct markers {
+	uint32_t id;
+	size_t subbuf_size;
+	int n;
+	char text[8][64];
+	int32_t tid[8];
+	uint64_t decoded, counted;	/* events found, events_count sums */
+	int undecodable;
+};
+
+/* The metadata's rule: tid, then text up to and including a NUL. */
+static long marker_len(uint32_t id, const uint8_t *payload, size_t avail,
+		       void *arg)
+{
+	struct markers *m = arg;
+
+	if (id != m->id || avail <= 4)
+		return -1;
+	return 4 + strnlen((const char *)payload + 4, avail - 4) + 1;
+}
+
+static int collect_markers(const uint8_t *pkt, const struct tring_subbuf *sb,
+			   void *arg)
+{
+	const struct tring_packet_header *h = (const void *)pkt;
+	struct markers *m = arg;
+	struct tring_dec_event ev;
+	struct tring_dec d;
+	int r;
+
+	if (tring_dec_init(&d, pkt, m->subbuf_size)) {
+		m->undecodable++;
+		return 0;
+	}
+	m->counted += h->events_count;
+	while ((r = tring_dec_next(&d, marker_len, m, &ev)) == 1) {
+		if (ev.id == TRING_ID_PADDING || ev.id == TRING_ID_NOP)
+			continue;
+		m->decoded++;
+		if (ev.id != m->id || m->n == 8)
+			continue;
+		memcpy(&m->tid[m->n], ev.payload, 4);
+		snprintf(m->text[m->n], sizeof(m->text[0]), "%s",
+			 (const char *)ev.payload + 4);
+		m->n++;
+	}
+	if (r < 0)
+		m->undecodable++;
+	return 0;
+}
+
+/*
+ * A marker's text ends at the first NUL of the write: bytes after it,
+ * which could be a forged record header and payload, are not stored.
+ * Each write is one event; what decodes is what events_count says.
+ */
+TEST(marker_text_ends_at_nul)
+{
+	/* "A", NUL padding, then a record header, a tid and "XY". */
+	uint8_t forged[] = { 'A', 0, 0, 0, 0, 0, 0, 0,
+			     0x39, 0x05, 0, 0, 'X', 'Y', 0 };
+	static const char newline_nul[] = "hi\n\0junk";
+	struct markers m = { 0 };
+	struct tu_stream s;
+	char buf[32];
+	cpu_set_t cpus;
+	uint64_t pos;
+	int fd;
+
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+	ASSERT_LT(0, tu_read_file(TRING_DIR "/events/tring/marker/id", buf,
+				  sizeof(buf)));
+	m.id = strtoul(buf, NULL, 0);
+	/* A compact header: the id in bits 0-4, timestamp bits zero. */
+	forged[4] = m.id;
+	CPU_ZERO(&cpus);
+	CPU_SET(0, &cpus);
+	ASSERT_EQ(0, sched_setaffinity(0, sizeof(cpus), &cpus));
+	ASSERT_EQ(0, tu_stream_open(&s, 0));
+	m.subbuf_size = s.info.subbuf_size;
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/tring/marker/enable",
+				   "1"));
+	fd = open(TRING_DIR "/trace_marker", O_WRONLY);
+	ASSERT_LE(0, fd);
+	EXPECT_EQ(sizeof(forged), write(fd, forged, sizeof(forged)));
+	EXPECT_EQ(6, write(fd, "hello\n", 6));
+	EXPECT_EQ(sizeof(newline_nul) - 1,
+		  write(fd, newline_nul, sizeof(newline_nul) - 1));
+	close(fd);
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/tring/marker/enable",
+				   "0"));
+	ASSERT_EQ(0, tu_flush(&s, &pos));
+	ASSERT_LT(0, tu_drain(&s, pos, 2000, collect_markers, &m));
+	EXPECT_EQ(0, m.undecodable);
+	EXPECT_EQ(m.counted, m.decoded);
+	ASSERT_EQ(3, m.n);
+	EXPECT_STREQ("A", m.text[0]);
+	EXPECT_STREQ("hello", m.text[1]);
+	EXPECT_STREQ("hi", m.text[2]);
+	EXPECT_EQ(getpid(), m.tid[0]);
+	tu_stream_close(&s);
 }
 
 static int set_online(int cpu, int on)

@@ -10,4 +10,8 @@
 #define PAGE_MASK	(~(PAGE_SIZE - 1))
 #define PAGE_KERNEL	((pgprot_t)0)
 
+/* Memory as the core's guard sees it: twin_set_memory() sets it. */
+long si_mem_available(void);
+unsigned long totalram_pages(void);
+
 #endif /* _TWIN_LINUX_MM_H */

@@ -22,5 +22,6 @@
 
 #define for_each_possible_cpu(cpu)					\
 	for ((cpu) = 0; (cpu) < TWIN_NR_CPUS; (cpu)++)
+#define num_possible_cpus()	TWIN_NR_CPUS
 
 #endif /* _TWIN_LINUX_PERCPU_H */
