@@ -219,7 +219,7 @@ run_kernel() {
 	fi
 	read -r image kdir <<<"$k"
 	one "$name" "module-build-$name" guest_modules "$kdir" || return
-	say "$name: booting guest ($(basename "$image"), ${TRING_VM_SMP:-2} vCPUs, QEMU $QEMU)"
+	say "$name: booting guest ($(basename "$image"), ${TRING_VM_SMP:-2} vCPUs, QEMU $QEMU -accel ${TRING_VM_ACCEL:-tcg})"
 	guest_boot "$image" "$kdir" "$plan" "$dir" "$timeout_s" $SELFTESTS $TOOLS
 	rc=$?
 	if [ "$rc" = 1 ]; then
@@ -241,8 +241,17 @@ run_kernel() {
 	say "$name: clocksource $(cat "$dir/results/clocksource" 2>/dev/null), QEMU $(cat "$dir/results/qemu" 2>/dev/null), $(($(date +%s) - t0)) s"
 }
 
+# Debian's 6.12 runs on one host thread (-accel tcg,thread=single): with
+# QEMU 10.0 a vCPU of a multi-threaded TCG guest of 6.12 can still run a
+# stale translation of a tracepoint site another vCPU has just patched
+# ("Oops: int3" at the site, the finished NOP in memory), which the
+# event-toggling tests hit under load. One thread cannot interleave a
+# vCPU with the patching, and costs no more time here.
 for k in debian-6.1 debian-6.12 debug-6.1 kasan-6.1; do
-	want "$k" && run_kernel "$k" "$k" "$VM/plan-check" traces
+	accel=tcg
+	[ "$k" = debian-6.12 ] && accel=tcg,thread=single
+	want "$k" && TRING_VM_ACCEL=$accel run_kernel "$k" "$k" \
+		"$VM/plan-check" traces
 done
 # These two take longer: a hung one fails after three times as long.
 want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \

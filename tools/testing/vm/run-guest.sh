@@ -25,6 +25,7 @@ timeout_s=$4
 extra=${5:-}
 smp=${TRING_VM_SMP:-2}
 mem=${TRING_VM_MEM:-1G}
+accel=${TRING_VM_ACCEL:-tcg}
 
 rm -rf "$out"
 mkdir -p "$out"
@@ -32,10 +33,10 @@ mkdir -p "$out"
 # oops=panic panic=-1: a crashed guest reboots at once, which ends QEMU.
 qemu=$(qemu_version)
 cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable tring_qemu=$qemu $extra"
-echo "QEMU $qemu, -smp $smp -m $mem, $(basename "$kernel")" >"$out/qemu.log"
+echo "QEMU $qemu, -accel $accel -smp $smp -m $mem, $(basename "$kernel")" >"$out/qemu.log"
 
 timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$out/console.log" -serial "file:$out/results.b64" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \

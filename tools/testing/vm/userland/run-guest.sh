@@ -12,7 +12,8 @@
 #
 # OUTDIR gets console.log (ttyS0) and qemu.log; results/ is what the guest
 # wrote. Exit status: QEMU's (124 on timeout). TRING_VM_SMP (2) and
-# TRING_USERLAND_MEM (1G) size the guest.
+# TRING_USERLAND_MEM (1G) size the guest; TRING_VM_ACCEL overrides the
+# QEMU accelerator.
 
 set -uo pipefail
 
@@ -23,6 +24,11 @@ timeout_s=$3
 prog=$4
 smp=${TRING_VM_SMP:-2}
 mem=${TRING_USERLAND_MEM:-1G}
+# 6.12 on one host thread: see "-accel tcg,thread=single" in check.sh.
+case $release in
+6.1[2-9]* | 6.[2-9]* | [7-9].*) accel=${TRING_VM_ACCEL:-tcg,thread=single} ;;
+*) accel=${TRING_VM_ACCEL:-tcg} ;;
+esac
 
 image=/boot/vmlinuz-$release
 [ -r "$image" ] || { echo "run-guest: no $image" >&2; exit 1; }
@@ -41,7 +47,7 @@ khz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: \(Refined TSC clocksource calibration
 	tail -n 1 | awk '{ printf "%d", $1 * 1000 }')
 [ -z "$khz" ] || cmdline+=" tsc_early_khz=$khz"
 timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -accel tcg -smp "$smp" -m "$mem" \
+	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$out/console.log" \
 	-kernel "$image" -initrd "$out/initrd.cpio.gz" -append "$cmdline" \
