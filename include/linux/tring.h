@@ -349,6 +349,7 @@ const struct tring_event_desc *tring_default_event(unsigned int id);
  */
 int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb);
 int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count);
+void tring_cpu_unget(struct tring_cpu *cb, unsigned long count);
 unsigned long tring_cpu_flush(struct tring_cpu *cb);
 unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit);
 bool tring_cpu_poll_ready(struct tring_cpu *cb);

@@ -756,6 +756,43 @@ int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count)
 EXPORT_SYMBOL_GPL(tring_cpu_put);
 
 /**
+ * tring_cpu_unget - undo the last takes the reader could not hand over
+ * @cb: the CPU ring.
+ * @count: how many of the sub-buffers taken last go back; at most those
+ *	held.
+ *
+ * They are handed out again by the next tring_cpu_get(), as if never
+ * taken. In overwrite mode the held sub-buffer is outside the ring (the
+ * reader swapped its spare in for it), so it is not given back to the
+ * ring: it is marked to be taken again.
+ *
+ * Context: reader side.
+ */
+void tring_cpu_unget(struct tring_cpu *cb, unsigned long count)
+{
+	if (!count)
+		return;
+	if (cb->overwrite)
+		cb->retake = true;
+	cb->held -= count;
+}
+EXPORT_SYMBOL_GPL(tring_cpu_unget);
+
+/**
+ * tring_cpu_readable - would the reader find a sub-buffer to take
+ * @cb: the CPU ring.
+ *
+ * Context: reader side.
+ * Return: true if a complete sub-buffer is waiting to be taken, or one
+ * given back with tring_cpu_unget() in overwrite mode is to be taken
+ * again (in overwrite mode, once the reader gives back the one it holds).
+ */
+bool tring_cpu_readable(struct tring_cpu *cb)
+{
+	return cb->retake || tring_cpu_ready(cb, 1);
+}
+
+/**
  * tring_cpu_reader_reset - a reader went away
  * @cb: the CPU ring.
  *
@@ -766,9 +803,7 @@ EXPORT_SYMBOL_GPL(tring_cpu_put);
  */
 void tring_cpu_reader_reset(struct tring_cpu *cb)
 {
-	if (cb->overwrite && cb->held)
-		cb->retake = true;
-	cb->held = 0;
+	tring_cpu_unget(cb, cb->held);
 	WRITE_ONCE(cb->reader_waiting, 0);
 }
 
