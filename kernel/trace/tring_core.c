@@ -35,24 +35,6 @@
 
 #include "tring_internal.h"
 
-static inline struct tring_slot *tring_slot_at(struct tring_cpu *cb,
-					       unsigned long pos)
-{
-	return &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
-}
-
-static inline void *tring_phys_va(struct tring_cpu *cb, unsigned long phys)
-{
-	return cb->va + (phys << cb->subbuf_shift);
-}
-
-/* The sub-buffer a slot uses now; stable while the slot's lap is open. */
-static inline struct tring_packet_header *
-tring_slot_packet(struct tring_cpu *cb, struct tring_slot *slot)
-{
-	return tring_phys_va(cb, atomic_long_read(&slot->map) & TRING_MAP_PHYS);
-}
-
 static inline unsigned long tring_ring_bytes(const struct tring_cpu *cb)
 {
 	return (cb->slot_mask + 1) << cb->subbuf_shift;
@@ -292,10 +274,10 @@ static void tring_write_header(void *rec, unsigned int hlen,
 	u32 *w = rec;
 
 	if (hlen == TRING_EVENT_HEADER_SIZE) {
-		*w = id | (u32)ts << TRING_ID_BITS;
+		*w = tring_header_word(id, ts);
 		return;
 	}
-	w[0] = TRING_ID_EXTENDED;
+	w[0] = tring_header_word(TRING_ID_EXTENDED, 0);
 	w[1] = id;
 	memcpy(&w[2], &ts, sizeof(ts));
 }
@@ -474,12 +456,12 @@ bool tring_discard(struct tring_res *res)
 		return true;
 	}
 
-	if ((*word & (BIT(TRING_ID_BITS) - 1)) == TRING_ID_EXTENDED)
+	if (tring_header_id(*word) == TRING_ID_EXTENDED)
 		hlen = TRING_EVENT_HEADER_EXT_SIZE;
 	room = res->len - hlen;
 	id = room ? TRING_ID_PADDING : TRING_ID_NOP;
 	if (hlen == TRING_EVENT_HEADER_SIZE)
-		*word = (*word & ~(BIT(TRING_ID_BITS) - 1)) | id;
+		*word = tring_header_word(id, *word >> TRING_ID_BITS);
 	else
 		word[1] = id;	/* struct tring_event_header_ext.id */
 	if (room) {
