@@ -5,7 +5,7 @@
  * that other kernel code creates, which lives under instances/<name>/.
  *
  * An instance holds one reference for its files and one per open
- * stream. Destroying it (tring_instance_end()) waits for the writers
+ * stream. Destroying it (tring_buffer_destroy()) waits for the writers
  * still running, flushes every ring so its readers can take everything,
  * marks it dead, wakes its pollers and removes its files; the last
  * reference frees the buffer. A named instance keeps its name in the
@@ -141,8 +141,8 @@ bool tring_instance_busy(struct tring_instance *inst)
 
 /*
  * Close every ring's partly filled sub-buffer. No writer is left (see
- * tring_instance_end()), so each is delivered before this returns. Under
- * the stream's lock: a reader's TRING_IOC_FLUSH may run meanwhile.
+ * tring_buffer_destroy()), so each is delivered before this returns.
+ * Under the stream's lock: a reader's TRING_IOC_FLUSH may run meanwhile.
  */
 static void tring_instance_flush(struct tring_instance *inst)
 {
@@ -158,23 +158,19 @@ static void tring_instance_flush(struct tring_instance *inst)
 }
 
 /*
- * Destroy @inst but keep its files' reference: the readers that have a
- * stream open get what is left, then a hang-up; the files go away.
+ * Mark @inst dead, wake its pollers and remove its files, keeping the
+ * files' reference: the readers that have a stream open take what is
+ * left, then get a hang-up.
  */
 static void tring_instance_end(struct tring_instance *inst)
 {
 	unsigned int cpu;
 
-	/*
-	 * The owner starts no new write; those still running have
-	 * preemption disabled, so they are done after a grace period.
-	 */
-	synchronize_rcu();
-	tring_instance_flush(inst);
 	mutex_lock(&inst->lock);
 	/*
 	 * Pairs with smp_load_acquire() in tring_stream_poll(): a poller
-	 * that sees the instance dead sees the flush's deliveries.
+	 * that sees the instance dead sees the deliveries of the flush
+	 * before (tring_buffer_destroy()).
 	 */
 	smp_store_release(&inst->dead, true);
 	mutex_unlock(&inst->lock);
@@ -184,12 +180,11 @@ static void tring_instance_end(struct tring_instance *inst)
 }
 
 /**
- * tring_instance_kill - destroy an instance and drop its files' reference
- * @inst: the instance; its owner starts no new write on its buffer.
+ * tring_instance_kill - remove the default instance at module unload
+ * @inst: the instance; nothing writes to its buffer any more.
  *
- * Open streams keep the instance and its buffer until they are closed;
- * they read what is left (partly filled sub-buffers included), poll()
- * then reports POLLHUP, and every new open fails.
+ * No stream can be open (an open stream keeps the module), so nothing is
+ * flushed: its files go and the last reference frees the buffer.
  *
  * Context: process; may sleep.
  */
@@ -318,6 +313,12 @@ void tring_buffer_destroy(struct tring_buffer *buf)
 {
 	struct tring_instance *inst = buf->priv;
 
+	/*
+	 * The owner starts no new write; those still running have
+	 * preemption disabled, so they are done after a grace period.
+	 */
+	synchronize_rcu();
+	tring_instance_flush(inst);
 	tring_instance_end(inst);
 	mutex_lock(&tring_instances_lock);
 	list_del(&inst->node);
