@@ -216,6 +216,13 @@ static int streams_open_by(pid_t pid, const char *name)
 	return n;
 }
 
+static long file_size(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? -errno : st.st_size;
+}
+
 /* Wait for @pid for up to @ms; its status, or -1 (then it is killed). */
 static int wait_bounded(pid_t pid, int ms)
 {
@@ -258,13 +265,17 @@ TEST(record_exits_after_destroy)
 {
 	int ncpu = tu_nr_cpus(), cpu, status, i;
 	unsigned long count[MAX_CPUS];
+	static char text[65536];
 	struct seen sn;
 	char path[128];
+	long meta;
 	pid_t pid;
 
 	if (ncpu > MAX_CPUS)
 		ncpu = MAX_CPUS;
 	ASSERT_EQ(0, instance_cmd("create rec 4 8"));
+	meta = tu_read_file(INST "/rec/metadata", text, sizeof(text));
+	ASSERT_LT(0, meta);
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		/* Under the watermark (4): tring-record sleeps. */
 		count[cpu] = EV_PER_SUBBUF + 20 + 7 * cpu;
@@ -279,9 +290,13 @@ TEST(record_exits_after_destroy)
 		      (char *)NULL);
 		_exit(127);
 	}
-	for (i = 0; i < GUARD_MS && streams_open_by(pid, "rec") < ncpu; i++)
+	/* Recording: every stream open, the metadata copied whole. */
+	for (i = 0; i < GUARD_MS && (streams_open_by(pid, "rec") < ncpu ||
+				     file_size(OUTDIR "/metadata") != meta);
+	     i++)
 		usleep(1000);
 	ASSERT_EQ(ncpu, streams_open_by(pid, "rec"));
+	ASSERT_EQ(meta, file_size(OUTDIR "/metadata"));
 	ASSERT_EQ(0, instance_cmd("destroy rec"));
 	status = wait_bounded(pid, GUARD_MS);
 	ASSERT_NE(-1, status) TH_LOG("tring-record did not exit");
