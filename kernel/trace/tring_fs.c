@@ -33,8 +33,12 @@ static int tring_stream_open(struct inode *inode, struct file *file)
 {
 	struct tring_stream *st = inode->i_private;
 	struct tring_instance *inst = st->inst;
+	struct tring_subbuf *batch;
 	int ret = 0;
 
+	batch = kmalloc_array(TRING_GET_BATCH_MAX, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf) {
 		ret = -ENODEV;
@@ -42,12 +46,17 @@ static int tring_stream_open(struct inode *inode, struct file *file)
 		ret = -EBUSY;
 	} else {
 		st->open = true;
+		st->batch = batch;
 		inst->open_streams++;
 		tring_instance_get(inst);
 		file->private_data = st;
 	}
 	mutex_unlock(&inst->lock);
-	return ret ? ret : nonseekable_open(inode, file);
+	if (ret) {
+		kfree(batch);
+		return ret;
+	}
+	return nonseekable_open(inode, file);
 }
 
 static int tring_stream_release(struct inode *inode, struct file *file)
@@ -61,6 +70,8 @@ static int tring_stream_release(struct inode *inode, struct file *file)
 
 	mutex_lock(&inst->lock);
 	st->open = false;
+	kfree(st->batch);
+	st->batch = NULL;
 	inst->open_streams--;
 	mutex_unlock(&inst->lock);
 	tring_instance_put(inst);

@@ -31,7 +31,8 @@ struct tring_instance;
  *	included, so that a TRING_IOC_GET whose results cannot be copied out
  *	gives back exactly what it took. Only that reader's own ioctls ever
  *	wait for its memory.
- * @batch: what a TRING_IOC_GET took, until copied out; under @ioctl_lock.
+ * @batch: TRING_GET_BATCH_MAX entries, allocated while the file is open:
+ *	what a TRING_IOC_GET took, until copied out; under @ioctl_lock.
  * @cpu: the CPU.
  * @open: the file is open (one reader at a time); under @inst->lock.
  */
@@ -39,7 +40,7 @@ struct tring_stream {
 	struct tring_instance *inst;
 	struct mutex lock;	/* the reader side of the CPU's ring */
 	struct mutex ioctl_lock;	/* the file's ioctls, copies included */
-	struct tring_subbuf batch[TRING_GET_BATCH_MAX];
+	struct tring_subbuf *batch;
 	unsigned int cpu;
 	bool open;
 };
