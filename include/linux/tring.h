@@ -363,6 +363,7 @@ const struct tring_event_desc *tring_default_event(unsigned int id);
  */
 int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb);
 int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count);
+void tring_cpu_unget(struct tring_cpu *cb, unsigned long count);
 unsigned long tring_cpu_flush(struct tring_cpu *cb);
 unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit);
 bool tring_cpu_poll_ready(struct tring_cpu *cb);
@@ -420,6 +421,71 @@ static __always_inline unsigned long tring_payload_room(unsigned int len)
 	return ((unsigned long)len + 3) & ~3UL;
 }
 
+/**
+ * tring_header_word - the 32-bit word that starts a record
+ * @id: event id below TRING_ID_EXTENDED, or TRING_ID_EXTENDED with @ts 0.
+ * @ts: timestamp; its low TRING_TS_BITS bits are kept.
+ *
+ * Return: the header word, laid out as include/uapi/linux/tring.h says.
+ */
+static __always_inline u32 tring_header_word(unsigned int id, u64 ts)
+{
+	return id | (u32)ts << TRING_ID_BITS;
+}
+
+/**
+ * tring_header_id - the id field of a record's header word
+ * @word: the header word.
+ *
+ * Return: the event id, or TRING_ID_EXTENDED for an extended header.
+ */
+static __always_inline unsigned int tring_header_id(u32 word)
+{
+	return word & (BIT(TRING_ID_BITS) - 1);
+}
+
+/**
+ * tring_slot_at - the ring slot holding a stream position
+ * @cb: the CPU ring.
+ * @pos: the position.
+ *
+ * Return: the slot.
+ */
+static __always_inline struct tring_slot *tring_slot_at(struct tring_cpu *cb,
+							unsigned long pos)
+{
+	return &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
+}
+
+/**
+ * tring_phys_va - the kernel address of a physical sub-buffer
+ * @cb: the CPU ring.
+ * @phys: its index in the mapping.
+ *
+ * Return: the address.
+ */
+static __always_inline void *tring_phys_va(struct tring_cpu *cb,
+					   unsigned long phys)
+{
+	return cb->va + (phys << cb->subbuf_shift);
+}
+
+/**
+ * tring_slot_packet - the sub-buffer a slot uses now
+ * @cb: the CPU ring.
+ * @slot: the slot.
+ *
+ * Stable while the slot's lap is open, which is whenever a writer holds
+ * a reservation in it (see struct tring_slot).
+ *
+ * Return: the sub-buffer, which starts with its packet header.
+ */
+static __always_inline struct tring_packet_header *
+tring_slot_packet(struct tring_cpu *cb, struct tring_slot *slot)
+{
+	return tring_phys_va(cb, atomic_long_read(&slot->map) & TRING_MAP_PHYS);
+}
+
 /*
  * Fill @res for the record at stream position @pos, @len bytes with a
  * @hlen-byte header. Inline on both paths so @res can stay in registers.
@@ -429,14 +495,11 @@ static __always_inline void tring_res_init(struct tring_cpu *cb,
 					   unsigned long pos, unsigned long len,
 					   unsigned long hlen)
 {
-	struct tring_slot *slot;
-	unsigned long phys;
+	struct tring_slot *slot = tring_slot_at(cb, pos);
 
-	slot = &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
-	phys = atomic_long_read(&slot->map) & TRING_MAP_PHYS;
 	res->cb = cb;
 	res->slot = slot;
-	res->rec = cb->va + (phys << cb->subbuf_shift) + (pos & cb->subbuf_mask);
+	res->rec = (void *)tring_slot_packet(cb, slot) + (pos & cb->subbuf_mask);
 	res->data = res->rec + hlen;
 	res->pos = pos;
 	res->len = len;
@@ -522,7 +585,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	res->data = res->rec + TRING_EVENT_HEADER_SIZE;
 	res->pos = old;
 	res->len = need;
-	*(u32 *)res->rec = id | (u32)ts << TRING_ID_BITS;
+	*(u32 *)res->rec = tring_header_word(id, ts);
 	goto zero_tail;
 slow:
 	/* It writes the record's header, or counts the loss. */

@@ -42,24 +42,6 @@
 
 #include "tring_internal.h"
 
-static inline struct tring_slot *tring_slot_at(struct tring_cpu *cb,
-					       unsigned long pos)
-{
-	return &cb->slots[(pos >> cb->subbuf_shift) & cb->slot_mask];
-}
-
-static inline void *tring_phys_va(struct tring_cpu *cb, unsigned long phys)
-{
-	return cb->va + (phys << cb->subbuf_shift);
-}
-
-/* The sub-buffer a slot uses now; stable while the slot's lap is open. */
-static inline struct tring_packet_header *
-tring_slot_packet(struct tring_cpu *cb, struct tring_slot *slot)
-{
-	return tring_phys_va(cb, atomic_long_read(&slot->map) & TRING_MAP_PHYS);
-}
-
 static inline unsigned long tring_ring_bytes(const struct tring_cpu *cb)
 {
 	return (cb->slot_mask + 1) << cb->subbuf_shift;
@@ -304,10 +286,10 @@ static void tring_write_header(void *rec, unsigned int hlen,
 	u32 *w = rec;
 
 	if (hlen == TRING_EVENT_HEADER_SIZE) {
-		*w = id | (u32)ts << TRING_ID_BITS;
+		*w = tring_header_word(id, ts);
 		return;
 	}
-	w[0] = TRING_ID_EXTENDED;
+	w[0] = tring_header_word(TRING_ID_EXTENDED, 0);
 	w[1] = id;
 	memcpy(&w[2], &ts, sizeof(ts));
 }
@@ -362,6 +344,112 @@ static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 	WRITE_ONCE(cb->cur_pos, start);
 }
 
+/*
+ * The largest payload room a record of @id may take. A compact id can
+ * always be written with a compact header (the first record of a
+ * sub-buffer always is), so it may carry what the larger header would
+ * have taken. That is also exactly what tring_reserve() accepts inline
+ * when the record fits: a size is accepted or refused wherever the writer
+ * is.
+ */
+static unsigned long tring_max_room(const struct tring_cpu *cb,
+				    unsigned int id)
+{
+	if (id < TRING_ID_EXTENDED)
+		return cb->max_payload + TRING_EVENT_HEADER_EXT_SIZE -
+		       TRING_EVENT_HEADER_SIZE;
+	return cb->max_payload;
+}
+
+/*
+ * What one attempt at a slow-path reservation needs, planned from one
+ * reading of the reserve position and then of the clock. It takes
+ * effect only if the reserve position is still @old at the cmpxchg.
+ */
+struct tring_plan {
+	unsigned long old;	/* the reserve position read */
+	unsigned long begin;	/* where the record starts */
+	unsigned long boundary;	/* the sub-buffer it opens, if @open */
+	u64 ts;			/* the record's timestamp */
+	u64 last;		/* cb->last_ts as read, to update it */
+	u64 losses;		/* events_discarded of the packet it closes */
+	unsigned int hlen;	/* bytes of the record's header */
+	bool open;		/* it opens the sub-buffer at @boundary */
+};
+
+/* Where a record of @room payload bytes goes, reserved at @p->old. */
+static void tring_plan_place(const struct tring_cpu *cb, unsigned int id,
+			     unsigned long room, struct tring_plan *p)
+{
+	unsigned long rel = p->old & cb->subbuf_mask;
+
+	p->hlen = TRING_EVENT_HEADER_SIZE;
+	if (id >= TRING_ID_EXTENDED || (p->ts - p->last) >> TRING_TS_BITS)
+		p->hlen = TRING_EVENT_HEADER_EXT_SIZE;
+	p->open = !rel || rel + p->hlen + room >= cb->subbuf_size;
+	p->begin = p->old;
+	if (!p->open)
+		return;
+	p->boundary = rel ? (p->old | cb->subbuf_mask) + 1 : p->old;
+	p->begin = p->boundary + TRING_PACKET_HEADER_SIZE;
+	/* timestamp_begin is the base of the first record. */
+	if (id < TRING_ID_EXTENDED)
+		p->hlen = TRING_EVENT_HEADER_SIZE;
+}
+
+/*
+ * Plan one attempt. Return: 0; -EAGAIN if the position read is stale
+ * already (plan again); -ENOBUFS if the sub-buffer the record must open
+ * holds data not yet committed or not yet read (the event is lost).
+ */
+static int tring_plan(struct tring_cpu *cb, unsigned int id,
+		      unsigned long room, struct tring_plan *p)
+{
+	int ret;
+
+	p->old = local_read(&cb->offset);
+	/* Position before clock, as in tring_reserve(). */
+	barrier();
+	p->ts = tring_clock_after(cb, &p->last);
+	tring_plan_place(cb, id, room, p);
+	if (!p->open)
+		return 0;
+	ret = tring_prepare_switch(cb, p->boundary);
+	/* Full as seen from a position a nested writer has moved since? */
+	if (ret == -ENOBUFS && local_read(&cb->offset) != p->old)
+		return -EAGAIN;
+	if (ret)
+		return ret;
+	/* Before the cmpxchg: see tring_close(). */
+	p->losses = tring_cpu_losses(cb);
+	return 0;
+}
+
+/* The plan took effect: close the sub-buffer it leaves, open the new one. */
+static void tring_switch(struct tring_cpu *cb, const struct tring_plan *p)
+{
+	if (!p->open)
+		return;
+	if (p->old & cb->subbuf_mask)
+		tring_close(cb, p->old, p->ts, p->losses);
+	tring_open(cb, p->boundary, p->ts);
+}
+
+/* Write the record's header and point the fast path's cache at it. */
+static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
+			unsigned int id)
+{
+	struct tring_slot *slot = tring_slot_at(cb, p->begin);
+	void *packet = tring_slot_packet(cb, slot);
+
+	tring_write_header(packet + (p->begin & cb->subbuf_mask), p->hlen, id,
+			   p->ts);
+	tring_cache_set(cb, p->begin, slot, packet);
+	if (p->hlen == TRING_EVENT_HEADER_SIZE)
+		return p->begin;
+	return p->begin | TRING_POS_EXT;
+}
+
 /**
  * tring_reserve_slow - the out-of-line part of tring_reserve()
  * @cb: this CPU's ring; preemption is disabled.
@@ -369,8 +457,10 @@ static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
  * @len: payload bytes.
  *
  * Handles what the inline path does not: opening a new sub-buffer,
- * closing the full one, extended headers, and losses. Writes the
- * record's header; the caller fills in its struct tring_res.
+ * closing the full one, extended headers, and losses. Each attempt is
+ * planned (tring_plan()), then takes effect with one local cmpxchg of the
+ * reserve position, and only then does its work on the sub-buffers.
+ * Writes the record's header; the caller fills in its struct tring_res.
  *
  * Return: the record's stream position, with TRING_POS_EXT set if its
  * header is the extended one; or, with preemption enabled again,
@@ -380,75 +470,29 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 			unsigned int len)
 {
 	unsigned long room = tring_payload_room(len);
-	unsigned long old, rel, begin, boundary = 0, max = cb->max_payload;
-	struct tring_packet_header *packet;
-	struct tring_slot *slot;
-	u64 ts, last, losses = 0;
-	unsigned int hlen;
-	void *rec;
-	bool open;
+	struct tring_plan p;
 	int ret;
 
-	/*
-	 * A compact id can always be written with a compact header (the
-	 * first record of a sub-buffer always is), so it may carry what
-	 * the larger header would have taken. That is also exactly what
-	 * tring_reserve() accepts inline when the record fits: a size is
-	 * accepted or refused wherever the writer is.
-	 */
-	if (id < TRING_ID_EXTENDED)
-		max += TRING_EVENT_HEADER_EXT_SIZE - TRING_EVENT_HEADER_SIZE;
-	if (unlikely(room > max)) {
+	if (unlikely(room > tring_max_room(cb, id))) {
 		local_inc(&cb->too_big);
 		preempt_enable_notrace();
 		return -E2BIG;
 	}
 	for (;;) {
-		old = local_read(&cb->offset);
-		/* Position before clock, as in tring_reserve(). */
-		barrier();
-		ts = tring_clock_after(cb, &last);
-		rel = old & cb->subbuf_mask;
-		hlen = TRING_EVENT_HEADER_SIZE;
-		if (id >= TRING_ID_EXTENDED || (ts - last) >> TRING_TS_BITS)
-			hlen = TRING_EVENT_HEADER_EXT_SIZE;
-		open = !rel || rel + hlen + room >= cb->subbuf_size;
-		begin = old;
-		if (open) {
-			boundary = rel ? (old | cb->subbuf_mask) + 1 : old;
-			ret = tring_prepare_switch(cb, boundary);
-			if (ret == -EAGAIN)
-				continue;
-			if (ret) {
-				if (local_read(&cb->offset) != old)
-					continue;
-				local_inc(&cb->discarded);
-				preempt_enable_notrace();
-				return ret;
-			}
-			/* timestamp_begin is the base of the first record. */
-			if (id < TRING_ID_EXTENDED)
-				hlen = TRING_EVENT_HEADER_SIZE;
-			begin = boundary + TRING_PACKET_HEADER_SIZE;
-			losses = tring_cpu_losses(cb);
-		}
-		if (local_cmpxchg(&cb->offset, old, begin + hlen + room) == old)
+		ret = tring_plan(cb, id, room, &p);
+		if (!ret && local_cmpxchg(&cb->offset, p.old,
+					  p.begin + p.hlen + room) == p.old)
 			break;
+		if (ret == -ENOBUFS) {
+			local_inc(&cb->discarded);
+			preempt_enable_notrace();
+			return ret;
+		}
 	}
 	/* As in tring_reserve(): never over what a nested writer wrote. */
-	cmpxchg_local(&cb->last_ts, last, ts);
-	if (open) {
-		if (rel)
-			tring_close(cb, old, ts, losses);
-		tring_open(cb, boundary, ts);
-	}
-
-	slot = tring_slot_at(cb, begin);
-	packet = tring_slot_packet(cb, slot);
-	rec = (void *)packet + (begin & cb->subbuf_mask);
-	tring_write_header(rec, hlen, id, ts);
-	tring_cache_set(cb, begin, slot, packet);
-	return hlen == TRING_EVENT_HEADER_SIZE ? begin : begin | TRING_POS_EXT;
+	cmpxchg_local(&cb->last_ts, p.last, p.ts);
+	tring_switch(cb, &p);
+	return tring_place(cb, &p, id);
 }
 EXPORT_SYMBOL_GPL(tring_reserve_slow);
 
@@ -487,12 +531,12 @@ bool tring_discard(struct tring_res *res)
 		return true;
 	}
 
-	if ((*word & (BIT(TRING_ID_BITS) - 1)) == TRING_ID_EXTENDED)
+	if (tring_header_id(*word) == TRING_ID_EXTENDED)
 		hlen = TRING_EVENT_HEADER_EXT_SIZE;
 	room = res->len - hlen;
 	id = room ? TRING_ID_PADDING : TRING_ID_NOP;
 	if (hlen == TRING_EVENT_HEADER_SIZE)
-		*word = (*word & ~(BIT(TRING_ID_BITS) - 1)) | id;
+		*word = tring_header_word(id, *word >> TRING_ID_BITS);
 	else
 		word[1] = id;	/* struct tring_event_header_ext.id */
 	if (room) {
@@ -791,6 +835,43 @@ int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count)
 EXPORT_SYMBOL_GPL(tring_cpu_put);
 
 /**
+ * tring_cpu_unget - undo the last takes the reader could not hand over
+ * @cb: the CPU ring.
+ * @count: how many of the sub-buffers taken last go back; at most those
+ *	held.
+ *
+ * They are handed out again by the next tring_cpu_get(), as if never
+ * taken. In overwrite mode the held sub-buffer is outside the ring (the
+ * reader swapped its spare in for it), so it is not given back to the
+ * ring: it is marked to be taken again.
+ *
+ * Context: reader side.
+ */
+void tring_cpu_unget(struct tring_cpu *cb, unsigned long count)
+{
+	if (!count)
+		return;
+	if (cb->overwrite)
+		cb->retake = true;
+	cb->held -= count;
+}
+EXPORT_SYMBOL_GPL(tring_cpu_unget);
+
+/**
+ * tring_cpu_readable - would the reader find a sub-buffer to take
+ * @cb: the CPU ring.
+ *
+ * Context: reader side.
+ * Return: true if a complete sub-buffer is waiting to be taken, or one
+ * given back with tring_cpu_unget() in overwrite mode is to be taken
+ * again (in overwrite mode, once the reader gives back the one it holds).
+ */
+bool tring_cpu_readable(struct tring_cpu *cb)
+{
+	return cb->retake || tring_cpu_ready(cb, 1);
+}
+
+/**
  * tring_cpu_reader_reset - a reader went away
  * @cb: the CPU ring.
  *
@@ -801,9 +882,7 @@ EXPORT_SYMBOL_GPL(tring_cpu_put);
  */
 void tring_cpu_reader_reset(struct tring_cpu *cb)
 {
-	if (cb->overwrite && cb->held)
-		cb->retake = true;
-	cb->held = 0;
+	tring_cpu_unget(cb, cb->held);
 	WRITE_ONCE(cb->reader_waiting, 0);
 }
 

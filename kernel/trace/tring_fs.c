@@ -1,8 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring: the debugfs front end of a buffer: per-CPU stream files that
- * user space maps read-only and drives with ioctls and poll(), and
- * per-CPU statistics.
+ * tring: the debugfs files of an instance (tring_instance.c): per-CPU
+ * stream files that user space maps read-only and drives with ioctls and
+ * poll(), per-CPU statistics, and the CTF metadata.
  *
  * Stream files are created with debugfs_create_file_unsafe(): debugfs
  * then proxies only open(), which it runs under debugfs_file_get() so the
@@ -11,6 +11,10 @@
  * under the instance's lock; from then on the open file keeps the
  * instance, its buffer and (through fops->owner) the module alive, and a
  * destroyed instance makes new opens fail.
+ *
+ * Locks, outermost first: a stream's ioctl_lock (held across the ioctl's
+ * user copies), the instance's lock, a stream's lock (the ring's reader
+ * side, never held across a user access). See struct tring_stream.
  */
 #include <linux/debugfs.h>
 #include <linux/fs.h>
@@ -23,38 +27,18 @@
 
 #include "tring_compat.h"
 #include "tring_events.h"
-#include "tring_fs.h"
-
-/* Sub-buffers one TRING_IOC_GET hands out at most. */
-#define TRING_GET_BATCH_MAX	64
-
-static void tring_instance_release(struct kref *ref)
-{
-	struct tring_instance *inst = container_of(ref, struct tring_instance,
-						   ref);
-
-	if (inst->buf)
-		tring_buffer_free(inst->buf);
-	kfree(inst->streams);
-	kfree(inst);
-}
-
-void tring_instance_put(struct tring_instance *inst)
-{
-	kref_put(&inst->ref, tring_instance_release);
-}
-
-static struct tring_cpu *tring_stream_cpu(struct tring_stream *st)
-{
-	return per_cpu_ptr(st->inst->buf->cpus, st->cpu);
-}
+#include "tring_instance.h"
 
 static int tring_stream_open(struct inode *inode, struct file *file)
 {
 	struct tring_stream *st = inode->i_private;
 	struct tring_instance *inst = st->inst;
+	struct tring_subbuf *batch;
 	int ret = 0;
 
+	batch = kmalloc_array(TRING_GET_BATCH_MAX, sizeof(*batch), GFP_KERNEL);
+	if (!batch)
+		return -ENOMEM;
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf) {
 		ret = -ENODEV;
@@ -62,12 +46,17 @@ static int tring_stream_open(struct inode *inode, struct file *file)
 		ret = -EBUSY;
 	} else {
 		st->open = true;
+		st->batch = batch;
 		inst->open_streams++;
-		kref_get(&inst->ref);
+		tring_instance_get(inst);
 		file->private_data = st;
 	}
 	mutex_unlock(&inst->lock);
-	return ret ? ret : nonseekable_open(inode, file);
+	if (ret) {
+		kfree(batch);
+		return ret;
+	}
+	return nonseekable_open(inode, file);
 }
 
 static int tring_stream_release(struct inode *inode, struct file *file)
@@ -81,6 +70,8 @@ static int tring_stream_release(struct inode *inode, struct file *file)
 
 	mutex_lock(&inst->lock);
 	st->open = false;
+	kfree(st->batch);
+	st->batch = NULL;
 	inst->open_streams--;
 	mutex_unlock(&inst->lock);
 	tring_instance_put(inst);
@@ -131,14 +122,17 @@ static long tring_copy_out(void __user *uarg, const void *karg, size_t ksize,
 	return copy_to_user(uarg, karg, min(ksize, usize)) ? -EFAULT : 0;
 }
 
-static long tring_ioc_info(struct tring_cpu *cb, void __user *uarg)
+static long tring_ioc_info(struct tring_stream *st, void __user *uarg)
 {
 	struct tring_info info;
+	struct tring_cpu *cb;
 	long usize;
 
 	usize = tring_copy_in(&info, sizeof(info), TRING_INFO_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
+	mutex_lock(&st->lock);
+	cb = tring_stream_cpu(st);
 	info.abi_version = TRING_ABI_VERSION;
 	info.cpu = cb->cpu;
 	info.flags = cb->overwrite ? TRING_INFO_OVERWRITE : 0;
@@ -148,52 +142,67 @@ static long tring_ioc_info(struct tring_cpu *cb, void __user *uarg)
 	info.map_size = tring_cpu_map_size(cb);
 	info.clock = cb->clock;
 	info.watermark = cb->watermark;
+	mutex_unlock(&st->lock);
 	return tring_copy_out(uarg, &info, sizeof(info), usize);
 }
 
-static void tring_unget(struct tring_cpu *cb, unsigned int n)
+/* Take up to @max sub-buffers into @st->batch; how many, or -errno. */
+static long tring_stream_take(struct tring_stream *st, unsigned int max)
 {
-	if (cb->overwrite && n) {
-		cb->held = 0;
-		cb->retake = true;
-		return;
-	}
-	cb->held -= n;
-}
-
-static long tring_ioc_get(struct tring_cpu *cb, struct tring_get __user *uarg)
-{
-	struct tring_subbuf __user *usb;
-	struct tring_subbuf sb;
-	struct tring_get get;
+	struct tring_cpu *cb;
 	unsigned int n;
-	long ret;
+	int ret = 0;
 
-	ret = tring_copy_in(&get, sizeof(get), TRING_GET_SIZE_VER0, uarg);
-	if (ret < 0)
-		return ret;
-	if (get.flags || !get.max)
-		return -EINVAL;
-	usb = u64_to_user_ptr(get.subbufs);
-	for (n = 0; n < min_t(u32, get.max, TRING_GET_BATCH_MAX); n++) {
-		ret = tring_cpu_get(cb, &sb);
+	mutex_lock(&st->lock);
+	cb = tring_stream_cpu(st);
+	for (n = 0; n < max; n++) {
+		ret = tring_cpu_get(cb, &st->batch[n]);
 		if (ret)
 			break;
-		if (copy_to_user(&usb[n], &sb, sizeof(sb))) {
-			tring_unget(cb, n + 1);
-			return -EFAULT;
-		}
 	}
+	mutex_unlock(&st->lock);
 	if (!n)
 		return ret;
-	if (put_user(n, &uarg->count)) {
-		tring_unget(cb, n);
+	return n;
+}
+
+static void tring_stream_unget(struct tring_stream *st, unsigned int n)
+{
+	mutex_lock(&st->lock);
+	tring_cpu_unget(tring_stream_cpu(st), n);
+	mutex_unlock(&st->lock);
+}
+
+/*
+ * The results are copied out after the stream's lock is dropped: a page
+ * that faults in slowly (userfaultfd, FUSE) holds up only this reader,
+ * whose other ioctls wait on @st->ioctl_lock. If they cannot be copied,
+ * the sub-buffers go back as if never taken.
+ */
+static long tring_ioc_get(struct tring_stream *st,
+			  struct tring_get __user *uarg)
+{
+	struct tring_get get;
+	long n;
+
+	n = tring_copy_in(&get, sizeof(get), TRING_GET_SIZE_VER0, uarg);
+	if (n < 0)
+		return n;
+	if (get.flags || !get.max)
+		return -EINVAL;
+	n = tring_stream_take(st, min_t(u32, get.max, TRING_GET_BATCH_MAX));
+	if (n < 0)
+		return n;
+	if (copy_to_user(u64_to_user_ptr(get.subbufs), st->batch,
+			 n * sizeof(st->batch[0])) ||
+	    put_user(n, &uarg->count)) {
+		tring_stream_unget(st, n);
 		return -EFAULT;
 	}
 	return 0;
 }
 
-static long tring_ioc_put(struct tring_cpu *cb, void __user *uarg)
+static long tring_ioc_put(struct tring_stream *st, void __user *uarg)
 {
 	struct tring_put put;
 	long ret;
@@ -201,33 +210,38 @@ static long tring_ioc_put(struct tring_cpu *cb, void __user *uarg)
 	ret = tring_copy_in(&put, sizeof(put), TRING_PUT_SIZE_VER0, uarg);
 	if (ret < 0)
 		return ret;
-	return tring_cpu_put(cb, put.seq, put.count);
+	mutex_lock(&st->lock);
+	ret = tring_cpu_put(tring_stream_cpu(st), put.seq, put.count);
+	mutex_unlock(&st->lock);
+	return ret;
 }
 
-static long tring_ioc_status(struct tring_cpu *cb, void __user *uarg,
-			     bool dead)
+static long tring_ioc_status(struct tring_stream *st, void __user *uarg)
 {
-	struct tring_status st;
+	struct tring_status status;
 	struct tring_counts c;
 	long usize;
 
-	usize = tring_copy_in(&st, sizeof(st), TRING_STATUS_SIZE_VER0, uarg);
+	usize = tring_copy_in(&status, sizeof(status), TRING_STATUS_SIZE_VER0,
+			      uarg);
 	if (usize < 0)
 		return usize;
-	tring_cpu_counts(cb, &c);
-	st.flags = dead ? TRING_STATUS_DEAD : 0;
-	st.write_pos = c.write_pos;
-	st.read_pos = c.read_pos;
-	st.subbufs_delivered = c.subbufs_delivered;
-	st.subbufs_ready = c.subbufs_ready;
-	st.events_written = c.events_written;
-	st.events_discarded = c.events_discarded;
-	st.events_overwritten = c.events_overwritten;
-	st.events_too_big = c.events_too_big;
-	return tring_copy_out(uarg, &st, sizeof(st), usize);
+	mutex_lock(&st->lock);
+	tring_cpu_counts(tring_stream_cpu(st), &c);
+	mutex_unlock(&st->lock);
+	status.flags = READ_ONCE(st->inst->dead) ? TRING_STATUS_DEAD : 0;
+	status.write_pos = c.write_pos;
+	status.read_pos = c.read_pos;
+	status.subbufs_delivered = c.subbufs_delivered;
+	status.subbufs_ready = c.subbufs_ready;
+	status.events_written = c.events_written;
+	status.events_discarded = c.events_discarded;
+	status.events_overwritten = c.events_overwritten;
+	status.events_too_big = c.events_too_big;
+	return tring_copy_out(uarg, &status, sizeof(status), usize);
 }
 
-static long tring_ioc_flush(struct tring_cpu *cb, void __user *uarg)
+static long tring_ioc_flush(struct tring_stream *st, void __user *uarg)
 {
 	struct tring_flush fl;
 	long usize;
@@ -237,13 +251,16 @@ static long tring_ioc_flush(struct tring_cpu *cb, void __user *uarg)
 		return usize;
 	if (fl.flags)
 		return -EINVAL;
-	fl.pos = tring_cpu_flush(cb);
+	mutex_lock(&st->lock);
+	fl.pos = tring_cpu_flush(tring_stream_cpu(st));
+	mutex_unlock(&st->lock);
 	return tring_copy_out(uarg, &fl, sizeof(fl), usize);
 }
 
-static long tring_ioc_watermark(struct tring_cpu *cb, void __user *uarg)
+static long tring_ioc_watermark(struct tring_stream *st, void __user *uarg)
 {
 	struct tring_watermark wm;
+	struct tring_cpu *cb;
 	long usize;
 
 	usize = tring_copy_in(&wm, sizeof(wm), TRING_WATERMARK_SIZE_VER0, uarg);
@@ -251,8 +268,11 @@ static long tring_ioc_watermark(struct tring_cpu *cb, void __user *uarg)
 		return usize;
 	if (!wm.watermark)
 		return -EINVAL;
+	mutex_lock(&st->lock);
+	cb = tring_stream_cpu(st);
 	tring_cpu_set_watermark(cb, wm.watermark);
 	wm.watermark = cb->watermark;
+	mutex_unlock(&st->lock);
 	return tring_copy_out(uarg, &wm, sizeof(wm), usize);
 }
 
@@ -264,56 +284,67 @@ static_assert(sizeof(struct tring_status) == TRING_STATUS_SIZE_VER0);
 static_assert(sizeof(struct tring_flush) == TRING_FLUSH_SIZE_VER0);
 static_assert(sizeof(struct tring_watermark) == TRING_WATERMARK_SIZE_VER0);
 
+/*
+ * Each ioctl copies its argument in and its results out without the
+ * stream's lock, which it takes only around its call into the core.
+ */
 static long tring_stream_ioctl(struct file *file, unsigned int cmd,
 			       unsigned long arg)
 {
 	struct tring_stream *st = file->private_data;
-	struct tring_cpu *cb = tring_stream_cpu(st);
 	void __user *uarg = (void __user *)arg;
 	long ret;
 
-	mutex_lock(&st->lock);
+	mutex_lock(&st->ioctl_lock);
 	switch (cmd) {
 	case TRING_IOC_INFO:
-		ret = tring_ioc_info(cb, uarg);
+		ret = tring_ioc_info(st, uarg);
 		break;
 	case TRING_IOC_GET:
-		ret = tring_ioc_get(cb, uarg);
+		ret = tring_ioc_get(st, uarg);
 		break;
 	case TRING_IOC_PUT:
-		ret = tring_ioc_put(cb, uarg);
+		ret = tring_ioc_put(st, uarg);
 		break;
 	case TRING_IOC_STATUS:
-		ret = tring_ioc_status(cb, uarg, READ_ONCE(st->inst->dead));
+		ret = tring_ioc_status(st, uarg);
 		break;
 	case TRING_IOC_FLUSH:
-		ret = tring_ioc_flush(cb, uarg);
+		ret = tring_ioc_flush(st, uarg);
 		break;
 	case TRING_IOC_WATERMARK:
-		ret = tring_ioc_watermark(cb, uarg);
+		ret = tring_ioc_watermark(st, uarg);
 		break;
 	default:
 		ret = -ENOTTY;
 	}
-	mutex_unlock(&st->lock);
+	mutex_unlock(&st->ioctl_lock);
 	return ret;
 }
 
+/*
+ * Live: readable at the watermark (or after a flush). Destroyed: every
+ * ring was flushed and no writer is left, so what is complete is all
+ * there will be: readable while any of it is left, hung up after.
+ */
 static __poll_t tring_stream_poll(struct file *file, poll_table *wait)
 {
 	struct tring_stream *st = file->private_data;
 	struct tring_cpu *cb = tring_stream_cpu(st);
 	__poll_t mask = 0;
-	bool ready;
 
 	poll_wait(file, &cb->waitq, wait);
 	mutex_lock(&st->lock);
-	ready = tring_cpu_poll_ready(cb);
-	/* A destroyed buffer with nothing left: tell the reader to stop. */
-	if (!ready && READ_ONCE(st->inst->dead) && !tring_cpu_ready(cb, 1))
-		mask = EPOLLHUP;
+	/*
+	 * Pairs with smp_store_release() in tring_instance_end(): seeing
+	 * the instance dead, we see the deliveries of its final flush.
+	 */
+	if (smp_load_acquire(&st->inst->dead))
+		mask = tring_cpu_readable(cb) ? EPOLLIN | EPOLLRDNORM : EPOLLHUP;
+	else if (tring_cpu_poll_ready(cb))
+		mask = EPOLLIN | EPOLLRDNORM;
 	mutex_unlock(&st->lock);
-	return ready ? EPOLLIN | EPOLLRDNORM : mask;
+	return mask;
 }
 
 static const struct file_operations tring_stream_fops = {
@@ -327,21 +358,25 @@ static const struct file_operations tring_stream_fops = {
 	.llseek		= noop_llseek,
 };
 
+/*
+ * The instance's lock keeps its buffer from being replaced meanwhile;
+ * the stream's lock is never held long (see struct tring_stream).
+ */
 static int tring_stats_show(struct seq_file *m, void *unused)
 {
 	struct tring_stream *st = m->private;
 	struct tring_instance *inst = st->inst;
 	struct tring_counts c;
-	int ret = 0;
 
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf) {
-		ret = -ENODEV;
-		goto unlock_inst;
+		mutex_unlock(&inst->lock);
+		return -ENODEV;
 	}
 	mutex_lock(&st->lock);
 	tring_cpu_counts(tring_stream_cpu(st), &c);
 	mutex_unlock(&st->lock);
+	mutex_unlock(&inst->lock);
 	seq_printf(m, "events_written: %llu\n", c.events_written);
 	seq_printf(m, "events_discarded: %llu\n", c.events_discarded);
 	seq_printf(m, "events_overwritten: %llu\n", c.events_overwritten);
@@ -350,9 +385,7 @@ static int tring_stats_show(struct seq_file *m, void *unused)
 	seq_printf(m, "subbufs_ready: %llu\n", c.subbufs_ready);
 	seq_printf(m, "write_pos: %llu\n", c.write_pos);
 	seq_printf(m, "read_pos: %llu\n", c.read_pos);
-unlock_inst:
-	mutex_unlock(&inst->lock);
-	return ret;
+	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tring_stats);
 
@@ -371,114 +404,62 @@ static int tring_metadata_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(tring_metadata);
 
-static void tring_instance_add_cpu(struct tring_instance *inst,
-				   struct dentry *per_cpu, unsigned int cpu)
+/* per_cpu/cpuN/{stream,stats}; 0 or -errno, having removed what it made. */
+static int tring_fs_add_cpu(struct tring_stream *st, struct dentry *per_cpu)
 {
-	struct tring_stream *st = &inst->streams[cpu];
-	struct dentry *dir;
+	struct dentry *dir, *f;
 	char name[16];
 
-	st->inst = inst;
-	st->cpu = cpu;
-	mutex_init(&st->lock);
-	snprintf(name, sizeof(name), "cpu%u", cpu);
+	snprintf(name, sizeof(name), "cpu%u", st->cpu);
 	dir = debugfs_create_dir(name, per_cpu);
-	debugfs_create_file_unsafe("stream", 0400, dir, st, &tring_stream_fops);
-	debugfs_create_file("stats", 0400, dir, st, &tring_stats_fops);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	f = debugfs_create_file_unsafe("stream", 0400, dir, st,
+				       &tring_stream_fops);
+	if (IS_ERR(f))
+		goto remove_dir;
+	f = debugfs_create_file("stats", 0400, dir, st, &tring_stats_fops);
+	if (IS_ERR(f))
+		goto remove_dir;
+	return 0;
+
+remove_dir:
+	debugfs_remove(dir);
+	return PTR_ERR(f);
 }
 
 /**
- * tring_instance_new - put a buffer's files under a debugfs directory
- * @dir: the directory (created by the caller).
- * @buf: the buffer; the instance owns it from now on.
+ * tring_fs_add_files - create an instance's files in its directory
+ * @inst: the instance, with its streams set up.
  *
- * Return: the instance holding one reference, or an ERR_PTR(); on error
- * @buf is not freed.
+ * metadata and per_cpu/cpuN/{stream,stats} for every possible CPU.
+ *
+ * Return: 0, or -errno having removed every file it created.
  */
-struct tring_instance *tring_instance_new(struct dentry *dir,
-					  struct tring_buffer *buf)
+int tring_fs_add_files(struct tring_instance *inst)
 {
-	struct tring_instance *inst;
-	struct dentry *per_cpu;
+	struct dentry *meta, *per_cpu;
 	unsigned int cpu;
+	int ret;
 
-	inst = kzalloc(sizeof(*inst), GFP_KERNEL);
-	if (!inst)
-		return ERR_PTR(-ENOMEM);
-	inst->streams = kcalloc(nr_cpu_ids, sizeof(*inst->streams),
-				GFP_KERNEL);
-	if (!inst->streams) {
-		kfree(inst);
-		return ERR_PTR(-ENOMEM);
+	meta = debugfs_create_file("metadata", 0400, inst->dir, inst,
+				   &tring_metadata_fops);
+	if (IS_ERR(meta))
+		return PTR_ERR(meta);
+	per_cpu = debugfs_create_dir("per_cpu", inst->dir);
+	ret = PTR_ERR(per_cpu);
+	if (IS_ERR(per_cpu))
+		goto remove_metadata;
+	for_each_possible_cpu(cpu) {
+		ret = tring_fs_add_cpu(&inst->streams[cpu], per_cpu);
+		if (ret)
+			goto remove_per_cpu;
 	}
-	kref_init(&inst->ref);
-	mutex_init(&inst->lock);
-	inst->dir = dir;
-	inst->buf = buf;
-	buf->priv = inst;
-	debugfs_create_file("metadata", 0400, dir, inst, &tring_metadata_fops);
-	per_cpu = debugfs_create_dir("per_cpu", dir);
-	for_each_possible_cpu(cpu)
-		tring_instance_add_cpu(inst, per_cpu, cpu);
-	return inst;
-}
+	return 0;
 
-/**
- * tring_instance_replace - swap in a new buffer while no stream is open
- * @inst: the instance.
- * @buf: the new buffer.
- *
- * Return: the old buffer (the caller frees it once writers cannot see it
- * any more), or ERR_PTR(-EBUSY) when a stream is open or mapped.
- */
-struct tring_buffer *tring_instance_replace(struct tring_instance *inst,
-					    struct tring_buffer *buf)
-{
-	struct tring_buffer *old = ERR_PTR(-EBUSY);
-
-	mutex_lock(&inst->lock);
-	if (!inst->open_streams) {
-		old = inst->buf;
-		inst->buf = buf;
-		buf->priv = inst;
-	}
-	mutex_unlock(&inst->lock);
-	return old;
-}
-
-/**
- * tring_instance_busy - is a stream of the instance open or mapped?
- * @inst: the instance.
- *
- * Return: true if so.
- */
-bool tring_instance_busy(struct tring_instance *inst)
-{
-	bool busy;
-
-	mutex_lock(&inst->lock);
-	busy = inst->open_streams;
-	mutex_unlock(&inst->lock);
-	return busy;
-}
-
-/**
- * tring_instance_kill - remove an instance's files and drop its reference
- * @inst: the instance.
- *
- * Open streams keep the instance and its buffer until they are closed;
- * they read what is left, and every new open fails.
- */
-void tring_instance_kill(struct tring_instance *inst)
-{
-	unsigned int cpu;
-
-	mutex_lock(&inst->lock);
-	WRITE_ONCE(inst->dead, true);
-	mutex_unlock(&inst->lock);
-	debugfs_remove(inst->dir);
-	/* Wake pollers so they see the end. */
-	for_each_possible_cpu(cpu)
-		wake_up_all(&tring_stream_cpu(&inst->streams[cpu])->waitq);
-	tring_instance_put(inst);
+remove_per_cpu:
+	debugfs_remove(per_cpu);
+remove_metadata:
+	debugfs_remove(meta);
+	return ret;
 }

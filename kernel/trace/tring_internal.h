@@ -42,6 +42,7 @@ void tring_buffer_free(struct tring_buffer *buf);
 
 /* tring_core.c: the reader side (the rest is in <linux/tring.h>). */
 void tring_cpu_reader_reset(struct tring_cpu *cb);
+bool tring_cpu_readable(struct tring_cpu *cb);
 void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c);
 u64 tring_cpu_losses(struct tring_cpu *cb);
 

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring: module setup, the default buffer and its knobs, and the kernel
- * API for buffers that other kernel code creates (debugfs instances/).
+ * tring: module setup, and the default buffer with its knobs. Buffers
+ * that other kernel code creates are instances (tring_instance.c).
  *
  * /sys/kernel/debug/tring/
  *   buffer_size_kb          per-CPU ring size of the default buffer
@@ -10,16 +10,15 @@
  *   trace_clock             [mono] local
  *   per_cpu/cpuN/stream     the default buffer's streams (tring_fs.c)
  *   instances/<name>/       buffers created with tring_buffer_create()
+ *                           (tring_instance.c)
  *
  * The knobs rebuild the default buffer; they fail with EBUSY while one
  * of its streams is open or mapped.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
-#include <linux/list.h>
 #include <linux/log2.h>
 #include <linux/module.h>
 #include <linux/mutex.h>
@@ -31,7 +30,7 @@
 
 #include "tring_cmd.h"
 #include "tring_events.h"
-#include "tring_fs.h"
+#include "tring_instance.h"
 
 static unsigned long subbuf_size = SZ_64K;
 module_param(subbuf_size, ulong, 0444);
@@ -46,11 +45,9 @@ module_param(overwrite, bool, 0444);
 MODULE_PARM_DESC(overwrite, "default buffer: overwrite the oldest data when full");
 
 static struct dentry *tring_root;
-static struct dentry *tring_instances_dir;
 
-/* Guards the default buffer's attributes and the instance list. */
+/* Serializes the knobs: reading the default buffer's shape, rebuilding it. */
 static DEFINE_MUTEX(tring_config_lock);
-static struct tring_buffer_attr tring_default_attr;
 static struct tring_instance *tring_default_inst;
 /*
  * The buffer the probes and trace_marker write to. Published with
@@ -75,6 +72,16 @@ struct tring_buffer *tring_default_buffer(void)
 }
 EXPORT_SYMBOL_GPL(tring_default_buffer);
 
+/*
+ * The default buffer's attributes. Its buffer is replaced only under
+ * tring_config_lock, and freed after the knob files are gone.
+ */
+static const struct tring_buffer_attr *tring_default_attr(void)
+{
+	lockdep_assert_held(&tring_config_lock);
+	return &tring_default_inst->buf->attr;
+}
+
 /* Rebuild the default buffer with @attr. Called under tring_config_lock. */
 static int tring_default_reconfigure(const struct tring_buffer_attr *attr)
 {
@@ -91,7 +98,6 @@ static int tring_default_reconfigure(const struct tring_buffer_attr *attr)
 		return PTR_ERR(old);
 	}
 	rcu_assign_pointer(tring_default_buf, buf);
-	tring_default_attr = *attr;
 	/* Waits for writers that still see the old buffer. */
 	tring_buffer_free(old);
 	return 0;
@@ -111,7 +117,7 @@ static const char *const tring_clock_names[] = {
 
 static int tring_knob_show(enum tring_knob knob, char *s, size_t n)
 {
-	const struct tring_buffer_attr *a = &tring_default_attr;
+	const struct tring_buffer_attr *a = tring_default_attr();
 
 	switch (knob) {
 	case TRING_KNOB_SIZE_KB:
@@ -199,7 +205,7 @@ static ssize_t tring_knob_write(struct file *file, const char __user *ubuf,
 	if (ret)
 		return ret;
 	mutex_lock(&tring_config_lock);
-	attr = tring_default_attr;
+	attr = *tring_default_attr();
 	ret = tring_knob_parse(knob, strim(s), &attr);
 	if (!ret)
 		ret = tring_default_reconfigure(&attr);
@@ -215,159 +221,29 @@ static const struct file_operations tring_knob_fops = {
 	.llseek	= default_llseek,
 };
 
-static int tring_add_knob(const char *name, enum tring_knob knob)
-{
-	return PTR_ERR_OR_ZERO(debugfs_create_file(name, 0600, tring_root,
-						   (void *)(uintptr_t)knob,
-						   &tring_knob_fops));
-}
-
-/* The knob files; on error the caller removes the root with them. */
 static int tring_add_knobs(void)
 {
-	int ret;
+	static const char *const names[] = {
+		[TRING_KNOB_SIZE_KB] = "buffer_size_kb",
+		[TRING_KNOB_SUBBUF_KB] = "buffer_subbuf_size_kb",
+		[TRING_KNOB_OVERWRITE] = "overwrite",
+		[TRING_KNOB_CLOCK] = "trace_clock",
+	};
+	struct dentry *f;
+	uintptr_t knob;
 
-	ret = tring_add_knob("buffer_size_kb", TRING_KNOB_SIZE_KB);
-	if (!ret)
-		ret = tring_add_knob("buffer_subbuf_size_kb", TRING_KNOB_SUBBUF_KB);
-	if (!ret)
-		ret = tring_add_knob("overwrite", TRING_KNOB_OVERWRITE);
-	if (!ret)
-		ret = tring_add_knob("trace_clock", TRING_KNOB_CLOCK);
-	return ret;
-}
-
-/* Instances created through the kernel API. */
-static LIST_HEAD(tring_instances);
-
-struct tring_named {
-	struct list_head node;
-	struct tring_buffer *buf;
-};
-
-/* A directory name and a CTF string: letters, digits, '_', '-', '.'. */
-static bool tring_name_valid(const char *name)
-{
-	const char *p;
-
-	if (!name || !*name || strlen(name) >= sizeof_field(struct tring_buffer, name) ||
-	    !strcmp(name, ".") || !strcmp(name, ".."))
-		return false;
-	for (p = name; *p; p++)
-		if (!isalnum(*p) && !strchr("_-.", *p))
-			return false;
-	return true;
-}
-
-/* The events an instance declares: valid and with distinct ids. */
-static int tring_check_events(const struct tring_buffer_attr *attr)
-{
-	unsigned int i, j;
-
-	for (i = 0; i < attr->nr_events; i++) {
-		if (tring_event_desc_check(&attr->events[i]))
-			return -EINVAL;
-		for (j = 0; j < i; j++)
-			if (attr->events[j].id == attr->events[i].id)
-				return -EINVAL;
+	for (knob = 0; knob < ARRAY_SIZE(names); knob++) {
+		f = debugfs_create_file(names[knob], 0600, tring_root,
+					(void *)knob, &tring_knob_fops);
+		if (IS_ERR(f))
+			return PTR_ERR(f);
 	}
 	return 0;
 }
 
-static bool tring_name_taken(const char *name)
-{
-	struct tring_named *n;
-
-	list_for_each_entry(n, &tring_instances, node)
-		if (!strcmp(n->buf->name, name))
-			return true;
-	return false;
-}
-
-/**
- * tring_buffer_create - create a buffer and publish it under instances/
- * @attr: its attributes; @attr->name names the debugfs directory.
- *
- * The buffer gets a ring on every possible CPU and stream files in
- * /sys/kernel/debug/tring/instances/<name>/per_cpu/cpuN/.
- *
- * Context: process; may sleep.
- * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes, a name
- * not made of letters, digits, '_', '-' and '.', or bad event
- * descriptions; -EEXIST if the name is taken, -ENOMEM.
- */
-struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr)
-{
-	struct tring_instance *inst;
-	struct tring_buffer *buf;
-	struct tring_named *n;
-	struct dentry *dir;
-	int ret = -EEXIST;
-
-	if (!tring_name_valid(attr->name) || tring_check_events(attr))
-		return ERR_PTR(-EINVAL);
-	n = kzalloc(sizeof(*n), GFP_KERNEL);
-	if (!n)
-		return ERR_PTR(-ENOMEM);
-	mutex_lock(&tring_config_lock);
-	if (tring_name_taken(attr->name))
-		goto free_entry;
-	buf = tring_buffer_alloc(attr);
-	ret = PTR_ERR(buf);
-	if (IS_ERR(buf))
-		goto free_entry;
-	dir = debugfs_create_dir(attr->name, tring_instances_dir);
-	inst = tring_instance_new(dir, buf);
-	ret = PTR_ERR(inst);
-	if (IS_ERR(inst))
-		goto free_buffer;
-	n->buf = buf;
-	list_add(&n->node, &tring_instances);
-	mutex_unlock(&tring_config_lock);
-	return buf;
-
-free_buffer:
-	debugfs_remove(dir);
-	tring_buffer_free(buf);
-free_entry:
-	mutex_unlock(&tring_config_lock);
-	kfree(n);
-	return ERR_PTR(ret);
-}
-EXPORT_SYMBOL_GPL(tring_buffer_create);
-
-/**
- * tring_buffer_destroy - remove a buffer made by tring_buffer_create()
- * @buf: the buffer; the caller has stopped starting new writes on it.
- *
- * Its files go away at once. Writers still running on it finish safely;
- * readers that have a stream open keep reading what is left, and the
- * memory is freed when the last of them closes.
- *
- * Context: process; may sleep.
- */
-void tring_buffer_destroy(struct tring_buffer *buf)
-{
-	struct tring_named *n, *tmp;
-
-	mutex_lock(&tring_config_lock);
-	list_for_each_entry_safe(n, tmp, &tring_instances, node) {
-		if (n->buf == buf) {
-			list_del(&n->node);
-			kfree(n);
-		}
-	}
-	mutex_unlock(&tring_config_lock);
-	tring_instance_kill(buf->priv);
-}
-EXPORT_SYMBOL_GPL(tring_buffer_destroy);
-
 static int __init tring_init(void)
 {
-	struct tring_buffer *buf;
-	int ret;
-
-	tring_default_attr = (struct tring_buffer_attr) {
+	const struct tring_buffer_attr attr = {
 		.name = "",
 		.subbuf_size = subbuf_size,
 		.subbuf_count = subbuf_count,
@@ -376,7 +252,10 @@ static int __init tring_init(void)
 		.events = tring_builtin_events,
 		.nr_events = tring_nr_builtin_events,
 	};
-	buf = tring_buffer_alloc(&tring_default_attr);
+	struct tring_buffer *buf;
+	int ret;
+
+	buf = tring_buffer_alloc(&attr);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 
@@ -385,11 +264,9 @@ static int __init tring_init(void)
 		ret = PTR_ERR(tring_root);
 		goto free_buffer;
 	}
-	tring_instances_dir = debugfs_create_dir("instances", tring_root);
-	if (IS_ERR(tring_instances_dir)) {
-		ret = PTR_ERR(tring_instances_dir);
+	ret = tring_instances_init(tring_root);
+	if (ret)
 		goto remove_root;
-	}
 	tring_default_inst = tring_instance_new(tring_root, buf);
 	if (IS_ERR(tring_default_inst)) {
 		ret = PTR_ERR(tring_default_inst);
@@ -407,6 +284,7 @@ static int __init tring_init(void)
 
 kill_default:
 	RCU_INIT_POINTER(tring_default_buf, NULL);
+	/* Removes the root, and everything in it, too. */
 	tring_instance_kill(tring_default_inst);
 	return ret;
 remove_root:

@@ -10,7 +10,8 @@
  *           written and how many the buffer refused.
  * instance  "create <name> <subbuf_kb> <count> [overwrite]",
  *           "destroy <name>", "write <name> <cpu> <count> <len> [<seq>]":
- *           buffers made through the kernel API (instances/<name>).
+ *           buffers made through the kernel API (instances/<name>). A
+ *           destroy does not hold up the other triggers.
  * stress    "<ms>" runs the stress test (tring_test_stress.c); reading
  *           reports the last run.
  *
@@ -41,7 +42,7 @@ MODULE_PARM_DESC(plant_warn, "WARN at load (tests the test harness)");
 #define TRING_TEST_INSTANCES	4
 
 static struct dentry *tring_test_dir;
-static DEFINE_MUTEX(tring_test_lock);	/* every trigger, one at a time */
+static DEFINE_MUTEX(tring_test_lock);	/* every trigger but destroy */
 static struct tring_buffer *tring_test_inst[TRING_TEST_INSTANCES];
 
 struct tring_test_batch {
@@ -187,6 +188,28 @@ static int tring_test_create(const char *name, unsigned int kb,
 	return 0;
 }
 
+/*
+ * Take the buffer out of the table under the trigger lock, so no batch
+ * writes to it any more, then destroy it without that lock: a create may
+ * run while the destroy is in progress (the instance tests race them).
+ */
+static int tring_test_destroy(const char *name)
+{
+	struct tring_buffer *buf;
+	int i;
+
+	mutex_lock(&tring_test_lock);
+	i = tring_test_find(name);
+	buf = i < 0 ? NULL : tring_test_inst[i];
+	if (buf)
+		tring_test_inst[i] = NULL;
+	mutex_unlock(&tring_test_lock);
+	if (!buf)
+		return -ENOENT;
+	tring_buffer_destroy(buf);
+	return 0;
+}
+
 static int tring_test_instance_cmd(char *s)
 {
 	struct tring_test_batch b = { };
@@ -198,14 +221,6 @@ static int tring_test_instance_cmd(char *s)
 	if (n >= 3)
 		return tring_test_create(name, kb, count,
 					 n == 4 && !strcmp(ow, "overwrite"));
-	if (sscanf(s, "destroy %31s", name) == 1) {
-		i = tring_test_find(name);
-		if (i < 0)
-			return i;
-		tring_buffer_destroy(tring_test_inst[i]);
-		tring_test_inst[i] = NULL;
-		return 0;
-	}
 	if (sscanf(s, "write %31s %u %lu %u %llu", name, &b.cpu, &b.count,
 		   &b.len, &b.seq) >= 4) {
 		i = tring_test_find(name);
@@ -221,15 +236,19 @@ static ssize_t tring_test_instance_write(struct file *file,
 					 const char __user *ubuf,
 					 size_t count, loff_t *ppos)
 {
-	char s[96];
+	char s[96], name[32];
 	int ret;
 
 	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
 	if (ret)
 		return ret;
-	mutex_lock(&tring_test_lock);
-	ret = tring_test_instance_cmd(strim(s));
-	mutex_unlock(&tring_test_lock);
+	if (sscanf(strim(s), "destroy %31s", name) == 1) {
+		ret = tring_test_destroy(name);
+	} else {
+		mutex_lock(&tring_test_lock);
+		ret = tring_test_instance_cmd(strim(s));
+		mutex_unlock(&tring_test_lock);
+	}
 	return ret ? ret : count;
 }
 

@@ -9,6 +9,13 @@
  * TRING_IOC_GET, writes them out straight from the mapping and gives them
  * back with TRING_IOC_PUT.
  *
+ * poll() on a stream reports POLLIN when the watermark of complete
+ * sub-buffers is reached (TRING_IOC_WATERMARK), or after a flush when one
+ * is complete. When the buffer's owner destroys it, every partly filled
+ * sub-buffer is flushed; from then on poll() reports POLLIN while a
+ * complete sub-buffer is left to take and POLLHUP once none is, so a
+ * reader that polls until POLLHUP has everything that was written.
+ *
  * Every ioctl argument starts with a __u32 size field holding the size of
  * the structure as the caller knows it. The kernel accepts any size from
  * the first published one (the *_SIZE_VER0 constants) up to a page; bytes
@@ -209,9 +216,10 @@ struct tring_put {
 /**
  * struct tring_status - positions and counters (TRING_IOC_STATUS)
  * @size: in: sizeof(struct tring_status) as the caller knows it.
- * @flags: out: %TRING_STATUS_DEAD once the buffer's owner destroyed it;
- *	what is complete can still be read, and poll() then reports POLLHUP
- *	when nothing is left.
+ * @flags: out: %TRING_STATUS_DEAD once the buffer's owner destroyed it.
+ *	The destruction flushed every partly filled sub-buffer, and no
+ *	writer is left: poll() reports POLLIN while a complete sub-buffer
+ *	is left to take, whatever the watermark, and POLLHUP once none is.
  * @write_pos: out: bytes reserved in the stream since it was created
  *	(the producer position).
  * @read_pos: out: bytes given back by readers (the consumer position);

@@ -1397,6 +1397,67 @@ static void t_reader_reset(void)
 	tring_buffer_free(buf);
 }
 
+/*
+ * tring_cpu_unget(): the last takes go back and are handed out again,
+ * in order (discard mode) or the same held sub-buffer, untouched while
+ * writers lap the ring (overwrite mode).
+ */
+static void t_unget(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	struct tring_subbuf a, b, c, b2, c2;
+	unsigned int h;
+	int i;
+
+	nlens = 0;
+	set_len(2, 60);
+	for (i = 0; i < 3; i++) {
+		check_eq(wr(buf, 2, 8, i), 0);
+		tring_cpu_flush(cb);
+	}
+	check_eq(tring_cpu_get(cb, &a), 0);
+	check_eq(tring_cpu_get(cb, &b), 0);
+	check_eq(tring_cpu_get(cb, &c), 0);
+	tring_cpu_unget(cb, 0);
+	check_eq(cb->held, 3);
+	tring_cpu_unget(cb, 2);
+	check_eq(cb->held, 1);
+	check_eq(cb->consumed, 0);
+	check_eq(tring_cpu_get(cb, &b2), 0);
+	check_eq(tring_cpu_get(cb, &c2), 0);
+	check(!memcmp(&b, &b2, sizeof(b)) && !memcmp(&c, &c2, sizeof(c)),
+	      "discard mode: unget did not hand the same sub-buffers again");
+	check_eq(tring_cpu_get(cb, &c2), -EAGAIN);
+	check_eq(tring_cpu_put(cb, a.seq, 3), 0);
+	check_eq(cb->consumed, 3 * SB);
+	tring_buffer_free(buf);
+
+	buf = mk(4, TRING_OVERWRITE);
+	cb = twin_cb(buf, 0);
+	for (i = 0; i < 200; i++)
+		check_eq(wr_seq(buf, 2, 60, i), 0);
+	check_eq(tring_cpu_get(cb, &a), 0);
+	h = twin_hash(twin_subbuf_va(cb, &a), SB, TWIN_HASH_SEED);
+	tring_cpu_unget(cb, 1);
+	check_eq(tring_cpu_put(cb, a.seq, 1), -EINVAL);	/* nothing held */
+	for (i = 0; i < 2000; i++)		/* writers lap the ring */
+		check_eq(wr_seq(buf, 2, 60, 200 + i), 0);
+	check_eq(tring_cpu_get(cb, &b), 0);
+	check(!memcmp(&a, &b, sizeof(a)),
+	      "overwrite mode: unget did not hand the same sub-buffer again");
+	check(h == twin_hash(twin_subbuf_va(cb, &b), SB, TWIN_HASH_SEED),
+	      "the sub-buffer taken again changed");
+	check_eq(tring_cpu_get(cb, &c), -EBUSY);
+	check_eq(tring_cpu_put(cb, b.seq, 1), 0);
+	tring_cpu_flush(cb);
+	rd_reset();
+	rd_all(cb);
+	check_eq(R.nev + per_subbuf(64) + local_read(&cb->overwritten),
+		 2200);
+	tring_buffer_free(buf);
+}
+
 static void t_poll_ready(void)
 {
 	struct tring_buffer *buf = mk(8, 0);
@@ -2300,6 +2361,7 @@ int main(void)
 		{ t_flush_offline, "flush of an offline CPU" },
 		{ t_get_put_errors, "get/put errors, both modes" },
 		{ t_reader_reset, "reader reset hands held sub-buffers again" },
+		{ t_unget, "unget hands the last taken sub-buffers again" },
 		{ t_poll_ready, "poll readiness and watermark" },
 		{ t_poll_wakeup, "irq_work wakes a waiting reader" },
 		{ t_poll_held_full,
