@@ -54,7 +54,8 @@ want() {
 	return 1
 }
 
-# tap SUITE ok|fail DESCRIPTION: one result, as a TAP line of the suite.
+# tap SUITE ok|fail|skip DESCRIPTION: one result, as a TAP line of the
+# suite; a skip is an "ok" line with a SKIP directive, counted apart.
 tap() {
 	local f=$TAP/$1.tap n=1
 
@@ -65,6 +66,11 @@ tap() {
 	fi
 	if [ "$2" = ok ]; then
 		echo "ok $n $3" >>"$f"
+	elif [ "$2" = skip ]; then
+		case $3 in
+		*"# "[Ss][Kk][Ii][Pp]*) echo "ok $n $3" ;;
+		*) echo "ok $n $3 # SKIP" ;;
+		esac >>"$f"
 	else
 		echo "not ok $n $3" >>"$f"
 		say "$1: FAILED: $3"
@@ -76,7 +82,7 @@ tap() {
 # its exit status RC: a missing plan, a plan it did not run or a
 # non-zero exit status without a failed test is one more failure.
 tap_log() {
-	local suite=$1 prefix=$2 log=$3 rc=$4 line plan="" ran=0 failed=0
+	local suite=$1 prefix=$2 log=$3 rc=$4 line plan="" ran=0 failed=0 not desc
 
 	while IFS= read -r line; do
 		line=${line%$'\r'}
@@ -84,11 +90,15 @@ tap_log() {
 			plan=${BASH_REMATCH[1]}
 		elif [[ $line =~ ^(not )?ok( [0-9]+)?( -)?\ ?(.*)$ ]]; then
 			ran=$((ran + 1))
-			if [ -n "${BASH_REMATCH[1]}" ]; then
+			not=${BASH_REMATCH[1]}
+			desc=${BASH_REMATCH[4]}
+			if [ -n "$not" ]; then
 				failed=$((failed + 1))
-				tap "$suite" fail "$prefix: ${BASH_REMATCH[4]}"
+				tap "$suite" fail "$prefix: $desc"
+			elif [[ $desc =~ \#\ *[Ss][Kk][Ii][Pp] ]]; then
+				tap "$suite" skip "$prefix: $desc"
 			else
-				tap "$suite" ok "$prefix: ${BASH_REMATCH[4]}"
+				tap "$suite" ok "$prefix: $desc"
 			fi
 		fi
 	done <"$log"
@@ -309,14 +319,25 @@ fi
 	done
 } >"$OUT/results.ktap"
 echo
-printf '%-18s %8s %8s\n' suite passed failed
+# count KIND FILE...: the results of one kind (passed, failed, skipped).
+count() {
+	local kind=$1
+	shift
+	case $kind in
+	passed) cat "$@" | grep '^ok ' | grep -vic '# SKIP' ;;
+	failed) cat "$@" | grep -c '^not ok ' ;;
+	skipped) cat "$@" | grep '^ok ' | grep -ic '# SKIP' ;;
+	esac
+}
+printf '%-18s %8s %8s %8s\n' suite passed failed skipped
 for s in $(cat "$TAP/order"); do
-	printf '%-18s %8d %8d\n' "$s" "$(grep -c '^ok ' "$TAP/$s.tap")" \
-		"$(grep -c '^not ok ' "$TAP/$s.tap")"
+	printf '%-18s %8d %8d %8d\n' "$s" "$(count passed "$TAP/$s.tap")" \
+		"$(count failed "$TAP/$s.tap")" "$(count skipped "$TAP/$s.tap")"
 done
-P=$(cat "$TAP"/*.tap 2>/dev/null | grep -c '^ok ')
-F=$(cat "$TAP"/*.tap 2>/dev/null | grep -c '^not ok ')
+P=$(count passed "$TAP"/*.tap)
+F=$(count failed "$TAP"/*.tap)
+S=$(count skipped "$TAP"/*.tap)
 echo "QEMU $QEMU (TCG); results: build/check/results.ktap"
 echo "time: $(($(date +%s) - start))s"
-echo "$P passed, $F failed"
+echo "$P passed, $F failed, $S skipped"
 [ "$F" = 0 ]

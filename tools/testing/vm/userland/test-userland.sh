@@ -53,9 +53,8 @@ logged() {
 	"$@" >"$log" 2>&1
 }
 finish() {
-	[ "$skipped" = 0 ] || echo "# $skipped skipped (not counted)"
 	echo "1..$n"
-	echo "$pass passed, $fail failed"
+	echo "# $pass passed, $fail failed, $skipped skipped"
 	[ "$fail" = 0 ]
 	exit
 }
@@ -119,7 +118,11 @@ guest() {
 	fi
 	while IFS= read -r line; do
 		case "$line" in
-		"ok - "*"# SKIP"*) skipped=$((skipped + 1)); echo "# $name: skip: ${line#ok - }" ;;
+		"ok - "*"# SKIP"*)
+			n=$((n + 1))
+			skipped=$((skipped + 1))
+			echo "ok $n - $name: ${line#ok - }"
+			;;
 		"ok - "*) ok 0 "$name: ${line#ok - }" ;;
 		"not ok - "*) ok 1 "$name: ${line#not ok - }" ;;
 		"#"*) echo "# $name: ${line#\# }" ;;
