@@ -1543,10 +1543,24 @@ static void t_poll_held_full(void)
 /* A reader sleeping in tring_cpu_wait() is woken through irq_work. */
 struct waiter {
 	struct tring_cpu *cb;
+	pthread_t th;
 	int ret;
 	int sleeping;
 	unsigned long long woke_ns;
+	/* The twin's wakeup counters when the case began. */
+	unsigned long lost, runs, give_ups;
 };
+
+/* A waiter on @cb, not started; the counters as they are now. */
+static struct waiter waiter_on(struct tring_cpu *cb)
+{
+	return (struct waiter){
+		.cb = cb,
+		.lost = twin_load(&twin_lost_wakeups),
+		.runs = twin_load(&twin_irq_work_runs),
+		.give_ups = twin_load(&twin_wait_give_ups),
+	};
+}
 
 static void *waiter_fn(void *arg)
 {
@@ -1572,22 +1586,25 @@ static void wait_until_sleeping(struct tring_cpu *cb)
 	}
 }
 
+/* Start @w's thread in tring_cpu_wait(); back once it sleeps there. */
+static void waiter_start(struct waiter *w)
+{
+	pthread_create(&w->th, NULL, waiter_fn, w);
+	wait_until_sleeping(w->cb);
+}
+
 static void t_poll_wakeup(void)
 {
 	struct tring_buffer *buf = mk(8, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned long per = per_subbuf(rec_size(60)), i;
-	unsigned long lost = twin_load(&twin_lost_wakeups);
-	unsigned long runs = twin_load(&twin_irq_work_runs);
-	struct waiter w = { .cb = cb };
+	struct waiter w = waiter_on(cb);
 	unsigned long long t;
-	pthread_t th;
 
 	nlens = 0;
 	set_len(2, 60);
 	tring_cpu_set_watermark(cb, 2);
-	pthread_create(&th, NULL, waiter_fn, &w);
-	wait_until_sleeping(cb);
+	waiter_start(&w);
 	/* One sub-buffer and the next one open: below the watermark. */
 	for (i = 0; i <= per; i++)
 		check_eq(wr(buf, 2, 60, i), 0);
@@ -1597,12 +1614,12 @@ static void t_poll_wakeup(void)
 	t = twin_mono_ns();
 	for (; i <= 2 * per; i++)
 		check_eq(wr(buf, 2, 60, i), 0);
-	pthread_join(th, NULL);
+	pthread_join(w.th, NULL);
 	check_eq(w.ret, 0);
 	check(w.woke_ns >= t && w.woke_ns - t < 500000000ULL,
 	      "woken %lld ns after the watermark's delivery began",
 	      (long long)(w.woke_ns - t));
-	check(twin_load(&twin_irq_work_runs) > runs, "no irq_work ran");
+	check(twin_load(&twin_irq_work_runs) > w.runs, "no irq_work ran");
 	check_eq(tring_cpu_ready(cb, 8), 2);
 
 	/* Woken by a flush of a partial sub-buffer, watermark not reached. */
@@ -1610,13 +1627,12 @@ static void t_poll_wakeup(void)
 	check_eq(rd_all(cb), 2);
 	tring_cpu_set_watermark(cb, 3);
 	w.woke_ns = 0;
-	pthread_create(&th, NULL, waiter_fn, &w);
-	wait_until_sleeping(cb);
+	waiter_start(&w);
 	tring_cpu_flush(cb);
-	pthread_join(th, NULL);
+	pthread_join(w.th, NULL);
 	check_eq(w.ret, 0);
 	check_eq(tring_cpu_ready(cb, 8), 1);
-	check_eq(twin_load(&twin_lost_wakeups), lost);
+	check_eq(twin_load(&twin_lost_wakeups), w.lost);
 	check_eq(twin_load(&twin_wait_give_ups), 0);
 	tring_buffer_free(buf);
 }
@@ -1633,11 +1649,8 @@ static void t_poll_held_wakeup(void)
 	struct tring_buffer *buf = mk(4, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned long per = per_subbuf(rec_size(60)), i;
-	unsigned long lost = twin_load(&twin_lost_wakeups);
-	unsigned long give_ups = twin_load(&twin_wait_give_ups);
-	struct waiter w = { .cb = cb };
+	struct waiter w = waiter_on(cb);
 	struct tring_subbuf sb;
-	pthread_t th;
 
 	nlens = 0;
 	set_len(2, 60);
@@ -1646,16 +1659,15 @@ static void t_poll_held_wakeup(void)
 		check_eq(wr(buf, 2, 60, i), 0);
 	check_eq(tring_cpu_get(cb, &sb), 0);
 	check(!tring_cpu_poll_ready(cb), "ready at 1 of 3");
-	pthread_create(&th, NULL, waiter_fn, &w);
-	wait_until_sleeping(cb);
+	waiter_start(&w);
 	for (; i < 4 * per; i++)
 		check_eq(wr(buf, 2, 60, i), 0);
 	check_eq(wr(buf, 2, 60, i), -ENOBUFS);
-	pthread_join(th, NULL);
+	pthread_join(w.th, NULL);
 	check(w.ret == 0, "the reader was not woken (tring_cpu_wait: %d)",
 	      w.ret);
-	check_eq(twin_load(&twin_lost_wakeups), lost);
-	check_eq(twin_load(&twin_wait_give_ups), give_ups);
+	check_eq(twin_load(&twin_lost_wakeups), w.lost);
+	check_eq(twin_load(&twin_wait_give_ups), w.give_ups);
 	check_eq(tring_cpu_put(cb, sb.seq, 1), 0);
 	tring_buffer_free(buf);
 }
