@@ -1348,20 +1348,67 @@ static void t_get_put_errors(void)
 	tring_buffer_free(buf);
 }
 
-static void t_reader_reset(void)
+/* A discard-mode buffer whose CPU 0 holds three flushed sub-buffers. */
+static struct tring_buffer *mk_three_flushed(void)
 {
 	struct tring_buffer *buf = mk(4, 0);
-	struct tring_cpu *cb = twin_cb(buf, 0);
-	struct tring_subbuf a, b, a2, b2;
-	unsigned int h;
 	int i;
 
 	nlens = 0;
 	set_len(2, 60);
 	for (i = 0; i < 3; i++) {
 		check_eq(wr(buf, 2, 8, i), 0);
-		tring_cpu_flush(cb);
+		tring_cpu_flush(twin_cb(buf, 0));
 	}
+	return buf;
+}
+
+/*
+ * Overwrite mode: the reader takes a sub-buffer, @give_back (called
+ * @what in the messages) gives it back, writers lap the ring, and the
+ * same sub-buffer is handed out again, untouched; no event is lost to
+ * the count.
+ */
+static void check_given_back(void (*give_back)(struct tring_cpu *cb),
+			     const char *what)
+{
+	struct tring_buffer *buf = mk(4, TRING_OVERWRITE);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	struct tring_subbuf a, again, busy;
+	unsigned int h;
+	int i;
+
+	for (i = 0; i < 200; i++)
+		check_eq(wr_seq(buf, 2, 60, i), 0);
+	check_eq(tring_cpu_get(cb, &a), 0);
+	h = twin_hash(twin_subbuf_va(cb, &a), SB, TWIN_HASH_SEED);
+	give_back(cb);
+	check_eq(tring_cpu_put(cb, a.seq, 1), -EINVAL);	/* nothing held now */
+	for (i = 0; i < 2000; i++)		/* writers lap the ring */
+		check_eq(wr_seq(buf, 2, 60, 200 + i), 0);
+	check_eq(tring_cpu_get(cb, &again), 0);
+	check(!memcmp(&a, &again, sizeof(a)),
+	      "overwrite mode: %s did not hand the same sub-buffer again",
+	      what);
+	check(h == twin_hash(twin_subbuf_va(cb, &again), SB, TWIN_HASH_SEED),
+	      "overwrite mode: the sub-buffer taken again after %s changed",
+	      what);
+	check_eq(tring_cpu_get(cb, &busy), -EBUSY);
+	check_eq(tring_cpu_put(cb, again.seq, 1), 0);
+	tring_cpu_flush(cb);
+	rd_reset();
+	rd_all(cb);
+	check_eq(R.nev + per_subbuf(64) + local_read(&cb->overwritten),
+		 2200);
+	tring_buffer_free(buf);
+}
+
+static void t_reader_reset(void)
+{
+	struct tring_buffer *buf = mk_three_flushed();
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	struct tring_subbuf a, b, a2, b2;
+
 	check_eq(tring_cpu_get(cb, &a), 0);
 	check_eq(tring_cpu_get(cb, &b), 0);
 	tring_cpu_reader_reset(cb);
@@ -1372,29 +1419,12 @@ static void t_reader_reset(void)
 	check_eq(tring_cpu_put(cb, 0, 2), 0);
 	tring_buffer_free(buf);
 
-	buf = mk(4, TRING_OVERWRITE);
-	cb = twin_cb(buf, 0);
-	for (i = 0; i < 200; i++)
-		check_eq(wr_seq(buf, 2, 60, i), 0);
-	check_eq(tring_cpu_get(cb, &a), 0);
-	h = twin_hash(twin_subbuf_va(cb, &a), SB, TWIN_HASH_SEED);
-	tring_cpu_reader_reset(cb);
-	check_eq(tring_cpu_put(cb, a.seq, 1), -EINVAL);	/* nothing held now */
-	for (i = 0; i < 2000; i++)		/* writers lap the ring */
-		check_eq(wr_seq(buf, 2, 60, 200 + i), 0);
-	check_eq(tring_cpu_get(cb, &a2), 0);
-	check(!memcmp(&a, &a2, sizeof(a)),
-	      "overwrite mode: reset did not hand the same sub-buffer again");
-	check(h == twin_hash(twin_subbuf_va(cb, &a2), SB, TWIN_HASH_SEED),
-	      "retaken sub-buffer changed");
-	check_eq(tring_cpu_get(cb, &b), -EBUSY);
-	check_eq(tring_cpu_put(cb, a2.seq, 1), 0);
-	tring_cpu_flush(cb);
-	rd_reset();
-	rd_all(cb);
-	check_eq(R.nev + per_subbuf(64) + local_read(&cb->overwritten),
-		 2200);
-	tring_buffer_free(buf);
+	check_given_back(tring_cpu_reader_reset, "reset");
+}
+
+static void unget_one(struct tring_cpu *cb)
+{
+	tring_cpu_unget(cb, 1);
 }
 
 /*
@@ -1404,18 +1434,10 @@ static void t_reader_reset(void)
  */
 static void t_unget(void)
 {
-	struct tring_buffer *buf = mk(4, 0);
+	struct tring_buffer *buf = mk_three_flushed();
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	struct tring_subbuf a, b, c, b2, c2;
-	unsigned int h;
-	int i;
 
-	nlens = 0;
-	set_len(2, 60);
-	for (i = 0; i < 3; i++) {
-		check_eq(wr(buf, 2, 8, i), 0);
-		tring_cpu_flush(cb);
-	}
 	check_eq(tring_cpu_get(cb, &a), 0);
 	check_eq(tring_cpu_get(cb, &b), 0);
 	check_eq(tring_cpu_get(cb, &c), 0);
@@ -1433,29 +1455,7 @@ static void t_unget(void)
 	check_eq(cb->consumed, 3 * SB);
 	tring_buffer_free(buf);
 
-	buf = mk(4, TRING_OVERWRITE);
-	cb = twin_cb(buf, 0);
-	for (i = 0; i < 200; i++)
-		check_eq(wr_seq(buf, 2, 60, i), 0);
-	check_eq(tring_cpu_get(cb, &a), 0);
-	h = twin_hash(twin_subbuf_va(cb, &a), SB, TWIN_HASH_SEED);
-	tring_cpu_unget(cb, 1);
-	check_eq(tring_cpu_put(cb, a.seq, 1), -EINVAL);	/* nothing held */
-	for (i = 0; i < 2000; i++)		/* writers lap the ring */
-		check_eq(wr_seq(buf, 2, 60, 200 + i), 0);
-	check_eq(tring_cpu_get(cb, &b), 0);
-	check(!memcmp(&a, &b, sizeof(a)),
-	      "overwrite mode: unget did not hand the same sub-buffer again");
-	check(h == twin_hash(twin_subbuf_va(cb, &b), SB, TWIN_HASH_SEED),
-	      "the sub-buffer taken again changed");
-	check_eq(tring_cpu_get(cb, &c), -EBUSY);
-	check_eq(tring_cpu_put(cb, b.seq, 1), 0);
-	tring_cpu_flush(cb);
-	rd_reset();
-	rd_all(cb);
-	check_eq(R.nev + per_subbuf(64) + local_read(&cb->overwritten),
-		 2200);
-	tring_buffer_free(buf);
+	check_given_back(unget_one, "unget");
 }
 
 static void t_poll_ready(void)
@@ -1543,10 +1543,24 @@ static void t_poll_held_full(void)
 /* A reader sleeping in tring_cpu_wait() is woken through irq_work. */
 struct waiter {
 	struct tring_cpu *cb;
+	pthread_t th;
 	int ret;
 	int sleeping;
 	unsigned long long woke_ns;
+	/* The twin's wakeup counters when the case began. */
+	unsigned long lost, runs, give_ups;
 };
+
+/* A waiter on @cb, not started; the counters as they are now. */
+static struct waiter waiter_on(struct tring_cpu *cb)
+{
+	return (struct waiter){
+		.cb = cb,
+		.lost = twin_load(&twin_lost_wakeups),
+		.runs = twin_load(&twin_irq_work_runs),
+		.give_ups = twin_load(&twin_wait_give_ups),
+	};
+}
 
 static void *waiter_fn(void *arg)
 {
@@ -1572,22 +1586,25 @@ static void wait_until_sleeping(struct tring_cpu *cb)
 	}
 }
 
+/* Start @w's thread in tring_cpu_wait(); back once it sleeps there. */
+static void waiter_start(struct waiter *w)
+{
+	pthread_create(&w->th, NULL, waiter_fn, w);
+	wait_until_sleeping(w->cb);
+}
+
 static void t_poll_wakeup(void)
 {
 	struct tring_buffer *buf = mk(8, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned long per = per_subbuf(rec_size(60)), i;
-	unsigned long lost = twin_load(&twin_lost_wakeups);
-	unsigned long runs = twin_load(&twin_irq_work_runs);
-	struct waiter w = { .cb = cb };
+	struct waiter w = waiter_on(cb);
 	unsigned long long t;
-	pthread_t th;
 
 	nlens = 0;
 	set_len(2, 60);
 	tring_cpu_set_watermark(cb, 2);
-	pthread_create(&th, NULL, waiter_fn, &w);
-	wait_until_sleeping(cb);
+	waiter_start(&w);
 	/* One sub-buffer and the next one open: below the watermark. */
 	for (i = 0; i <= per; i++)
 		check_eq(wr(buf, 2, 60, i), 0);
@@ -1597,12 +1614,12 @@ static void t_poll_wakeup(void)
 	t = twin_mono_ns();
 	for (; i <= 2 * per; i++)
 		check_eq(wr(buf, 2, 60, i), 0);
-	pthread_join(th, NULL);
+	pthread_join(w.th, NULL);
 	check_eq(w.ret, 0);
 	check(w.woke_ns >= t && w.woke_ns - t < 500000000ULL,
 	      "woken %lld ns after the watermark's delivery began",
 	      (long long)(w.woke_ns - t));
-	check(twin_load(&twin_irq_work_runs) > runs, "no irq_work ran");
+	check(twin_load(&twin_irq_work_runs) > w.runs, "no irq_work ran");
 	check_eq(tring_cpu_ready(cb, 8), 2);
 
 	/* Woken by a flush of a partial sub-buffer, watermark not reached. */
@@ -1610,13 +1627,12 @@ static void t_poll_wakeup(void)
 	check_eq(rd_all(cb), 2);
 	tring_cpu_set_watermark(cb, 3);
 	w.woke_ns = 0;
-	pthread_create(&th, NULL, waiter_fn, &w);
-	wait_until_sleeping(cb);
+	waiter_start(&w);
 	tring_cpu_flush(cb);
-	pthread_join(th, NULL);
+	pthread_join(w.th, NULL);
 	check_eq(w.ret, 0);
 	check_eq(tring_cpu_ready(cb, 8), 1);
-	check_eq(twin_load(&twin_lost_wakeups), lost);
+	check_eq(twin_load(&twin_lost_wakeups), w.lost);
 	check_eq(twin_load(&twin_wait_give_ups), 0);
 	tring_buffer_free(buf);
 }
@@ -1633,11 +1649,8 @@ static void t_poll_held_wakeup(void)
 	struct tring_buffer *buf = mk(4, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned long per = per_subbuf(rec_size(60)), i;
-	unsigned long lost = twin_load(&twin_lost_wakeups);
-	unsigned long give_ups = twin_load(&twin_wait_give_ups);
-	struct waiter w = { .cb = cb };
+	struct waiter w = waiter_on(cb);
 	struct tring_subbuf sb;
-	pthread_t th;
 
 	nlens = 0;
 	set_len(2, 60);
@@ -1646,16 +1659,15 @@ static void t_poll_held_wakeup(void)
 		check_eq(wr(buf, 2, 60, i), 0);
 	check_eq(tring_cpu_get(cb, &sb), 0);
 	check(!tring_cpu_poll_ready(cb), "ready at 1 of 3");
-	pthread_create(&th, NULL, waiter_fn, &w);
-	wait_until_sleeping(cb);
+	waiter_start(&w);
 	for (; i < 4 * per; i++)
 		check_eq(wr(buf, 2, 60, i), 0);
 	check_eq(wr(buf, 2, 60, i), -ENOBUFS);
-	pthread_join(th, NULL);
+	pthread_join(w.th, NULL);
 	check(w.ret == 0, "the reader was not woken (tring_cpu_wait: %d)",
 	      w.ret);
-	check_eq(twin_load(&twin_lost_wakeups), lost);
-	check_eq(twin_load(&twin_wait_give_ups), give_ups);
+	check_eq(twin_load(&twin_lost_wakeups), w.lost);
+	check_eq(twin_load(&twin_wait_give_ups), w.give_ups);
 	check_eq(tring_cpu_put(cb, sb.seq, 1), 0);
 	tring_buffer_free(buf);
 }

@@ -246,9 +246,9 @@ TEST(overwrite_mode_exact_loss)
 	ASSERT_EQ(0, tu_reset_buffer(4, 8, 1));
 	ASSERT_EQ(0, tu_stream_open(&s, 0));
 	ASSERT_EQ(0, tu_trigger(0, 2000, 64, 0, &written, &failed));
+	ASSERT_EQ(0, tu_status(&s, &st));
 	EXPECT_EQ(2000, written);
 	EXPECT_EQ(0, failed);
-	ASSERT_EQ(0, tu_status(&s, &st));
 	EXPECT_LT(0, st.events_overwritten);
 	EXPECT_EQ(0, st.events_discarded);
 	ASSERT_LT(0, drain_all(&s, &seen));
@@ -435,8 +435,8 @@ static int collect_markers(const uint8_t *pkt, const struct tring_subbuf *sb,
 			   void *arg)
 {
 	const struct tring_packet_header *h = (const void *)pkt;
-	struct markers *m = arg;
 	struct tring_dec_event ev;
+	struct markers *m = arg;
 	struct tring_dec d;
 	int r;
 
@@ -513,15 +513,6 @@ TEST(marker_text_ends_at_nul)
 	tu_stream_close(&s);
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return tu_write_file(path, on ? "1" : "0");
-}
-
 TEST_F(data, cpu_offline_online_loses_nothing)
 {
 	unsigned long written, failed;
@@ -531,12 +522,12 @@ TEST_F(data, cpu_offline_online_loses_nothing)
 		SKIP(return, "needs two CPUs");
 	ASSERT_EQ(0, tu_trigger(1, 100, 48, 0, &written, &failed));
 	ASSERT_EQ(100, written);
-	ASSERT_EQ(0, set_online(1, 0));
+	ASSERT_EQ(0, tu_set_online(1, 0));
 	/* Flushing an offline CPU's stream closes its packet in place. */
 	ASSERT_LT(0, drain_all(&self->s[1], &seen));
 	EXPECT_EQ(0, seen.bad);
 	EXPECT_EQ(100, seen.events);
-	ASSERT_EQ(0, set_online(1, 1));
+	ASSERT_EQ(0, tu_set_online(1, 1));
 	ASSERT_EQ(0, tu_trigger(1, 50, 48, 100, &written, &failed));
 	ASSERT_EQ(50, written);
 	ASSERT_LT(0, drain_all(&self->s[1], &seen));

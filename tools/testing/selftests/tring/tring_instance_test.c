@@ -33,17 +33,6 @@
  */
 #define GUARD_MS	10000
 
-static int instance_cmd(const char *fmt, ...)
-{
-	char cmd[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return tu_write_file(TRING_TEST_DIR "/instance", cmd);
-}
-
 static void inst_path(char *path, size_t size, const char *name, int cpu,
 		      const char *file)
 {
@@ -89,26 +78,14 @@ struct seen {
 /* Every event must be the next test event of @sn->cpu, intact. */
 static int check_packet(const uint8_t *pkt, size_t size, struct seen *sn)
 {
-	struct tring_dec_event ev;
 	struct tring_dec d;
-	int r;
+	int bad;
 
 	if (tring_dec_init(&d, pkt, size))
 		return sn->bad = __LINE__;
-	while ((r = tring_dec_next(&d, tu_test_len, NULL, &ev)) == 1) {
-		const struct tring_test_payload *tp = (const void *)ev.payload;
-
-		if (ev.id == TRING_ID_PADDING || ev.id == TRING_ID_NOP)
-			continue;
-		if (ev.id != TRING_TEST_EVENT_ID ||
-		    tu_test_payload_ok(ev.payload, ev.len) ||
-		    tp->cpu != (uint32_t)sn->cpu || tp->seq != sn->next_seq)
-			return sn->bad = __LINE__;
-		sn->next_seq++;
-		sn->events++;
-	}
-	if (r < 0)
-		return sn->bad = __LINE__;
+	bad = tu_check_test_events(&d, sn->cpu, &sn->next_seq, &sn->events);
+	if (bad)
+		return sn->bad = bad;
 	sn->packets++;
 	return 0;
 }
@@ -157,8 +134,8 @@ TEST(destroy_flushes_and_wakes_poller)
 	struct tu_stream s;
 	pthread_t thr;
 
-	ASSERT_EQ(0, instance_cmd("create pw 4 8"));
-	ASSERT_EQ(0, instance_cmd("write pw 0 %lu %u", n, EV_LEN));
+	ASSERT_EQ(0, tu_instance_cmd("create pw 4 8"));
+	ASSERT_EQ(0, tu_instance_cmd("write pw 0 %lu %u", n, EV_LEN));
 	ASSERT_EQ(0, inst_stream_open(&s, "pw", 0));
 	ASSERT_EQ(4, s.info.watermark);
 	/* One sub-buffer complete, under the watermark: nothing yet. */
@@ -168,7 +145,7 @@ TEST(destroy_flushes_and_wakes_poller)
 	ASSERT_EQ(0, pthread_create(&thr, NULL, poll_thread, &p));
 	/* Most likely asleep in poll() by now; either way it must see IN. */
 	usleep(100000);
-	ASSERT_EQ(0, instance_cmd("destroy pw"));
+	ASSERT_EQ(0, tu_instance_cmd("destroy pw"));
 	ASSERT_EQ(0, pthread_join(thr, NULL));
 	EXPECT_EQ(1, p.ret);
 	EXPECT_EQ(POLLIN, p.revents & (POLLIN | POLLHUP));
@@ -273,13 +250,13 @@ TEST(record_exits_after_destroy)
 
 	if (ncpu > MAX_CPUS)
 		ncpu = MAX_CPUS;
-	ASSERT_EQ(0, instance_cmd("create rec 4 8"));
+	ASSERT_EQ(0, tu_instance_cmd("create rec 4 8"));
 	meta = tu_read_file(INST "/rec/metadata", text, sizeof(text));
 	ASSERT_LT(0, meta);
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		/* Under the watermark (4): tring-record sleeps. */
 		count[cpu] = EV_PER_SUBBUF + 20 + 7 * cpu;
-		ASSERT_EQ(0, instance_cmd("write rec %d %lu %u", cpu,
+		ASSERT_EQ(0, tu_instance_cmd("write rec %d %lu %u", cpu,
 					  count[cpu], EV_LEN));
 	}
 	system("rm -rf " OUTDIR);
@@ -297,7 +274,7 @@ TEST(record_exits_after_destroy)
 		usleep(1000);
 	ASSERT_EQ(ncpu, streams_open_by(pid, "rec"));
 	ASSERT_EQ(meta, file_size(OUTDIR "/metadata"));
-	ASSERT_EQ(0, instance_cmd("destroy rec"));
+	ASSERT_EQ(0, tu_instance_cmd("destroy rec"));
 	status = wait_bounded(pid, GUARD_MS);
 	ASSERT_NE(-1, status) TH_LOG("tring-record did not exit");
 	ASSERT_TRUE(WIFEXITED(status));
@@ -398,6 +375,14 @@ struct job {
 	int err;
 };
 
+/* Two jobs' eventfds, made before either starts. */
+#define JOBS_SETUP(j1, j2) do {						\
+	(j1)->done = eventfd(0, EFD_CLOEXEC);				\
+	(j2)->done = eventfd(0, EFD_CLOEXEC);				\
+	ASSERT_LE(0, (j1)->done);					\
+	ASSERT_LE(0, (j2)->done);					\
+} while (0)
+
 static int job_wait(struct job *j)
 {
 	struct pollfd pfd = { .fd = j->done, .events = POLLIN };
@@ -442,7 +427,7 @@ static void *destroy_thread(void *arg)
 {
 	struct destroyer *d = arg;
 
-	job_finish(&d->job, instance_cmd("destroy %s", d->name));
+	job_finish(&d->job, tu_instance_cmd("destroy %s", d->name));
 	return NULL;
 }
 
@@ -462,11 +447,8 @@ TEST(create_while_destroying)
 	int i, fd, ret;
 
 	UFFD_SETUP(&u);
-	r.job.done = eventfd(0, EFD_CLOEXEC);
-	d.job.done = eventfd(0, EFD_CLOEXEC);
-	ASSERT_LE(0, r.job.done);
-	ASSERT_LE(0, d.job.done);
-	ASSERT_EQ(0, instance_cmd("create race 4 2"));
+	JOBS_SETUP(&r.job, &d.job);
+	ASSERT_EQ(0, tu_instance_cmd("create race 4 2"));
 	r.buf = u.page;
 	r.size = u.size;
 	ASSERT_EQ(0, pthread_create(&r.job.thr, NULL, stats_read_thread, &r));
@@ -480,7 +462,7 @@ TEST(create_while_destroying)
 		close(fd);
 		usleep(1000);
 	}
-	ret = instance_cmd("create race 4 2");
+	ret = tu_instance_cmd("create race 4 2");
 	if (ret) {
 		EXPECT_EQ(-EEXIST, ret);
 	}
@@ -493,12 +475,12 @@ TEST(create_while_destroying)
 	/* The old files are gone now: a create that succeeded has its own. */
 	if (!ret) {
 		EXPECT_TRUE(inst_has_files("race"));
-		EXPECT_EQ(0, instance_cmd("destroy race"));
+		EXPECT_EQ(0, tu_instance_cmd("destroy race"));
 	}
 	/* Once the destroy is over the name is free again. */
-	ASSERT_EQ(0, instance_cmd("create race 4 2"));
+	ASSERT_EQ(0, tu_instance_cmd("create race 4 2"));
 	EXPECT_TRUE(inst_has_files("race"));
-	EXPECT_EQ(0, instance_cmd("destroy race"));
+	EXPECT_EQ(0, tu_instance_cmd("destroy race"));
 	uffd_close(&u);
 }
 
@@ -526,7 +508,7 @@ static void *others_thread(void *arg)
 		o->open_ret = fd < 0 ? fd : close(fd);
 	}
 	o->knob_ret = tu_knob("trace_clock", "mono");
-	o->destroy_ret = instance_cmd("destroy uf");
+	o->destroy_ret = tu_instance_cmd("destroy uf");
 	job_finish(&o->job, 0);
 	return NULL;
 }
@@ -568,12 +550,9 @@ static void get_blocked(struct __test_metadata *_metadata, enum where where)
 	unsigned int i, taken;
 
 	UFFD_SETUP(&u);
-	g.job.done = eventfd(0, EFD_CLOEXEC);
-	o.job.done = eventfd(0, EFD_CLOEXEC);
-	ASSERT_LE(0, g.job.done);
-	ASSERT_LE(0, o.job.done);
-	ASSERT_EQ(0, instance_cmd("create uf 4 8"));
-	ASSERT_EQ(0, instance_cmd("write uf 0 %lu %u", n, EV_LEN));
+	JOBS_SETUP(&g.job, &o.job);
+	ASSERT_EQ(0, tu_instance_cmd("create uf 4 8"));
+	ASSERT_EQ(0, tu_instance_cmd("write uf 0 %lu %u", n, EV_LEN));
 	ASSERT_EQ(0, inst_stream_open(&s, "uf", 0));
 	g.fd = s.fd;
 	memset(&get, 0, sizeof(get));

@@ -65,17 +65,6 @@ TEST(reload_many_times)
 		ASSERT_EQ(0, reload_all());
 }
 
-static int instance_cmd(const char *fmt, ...)
-{
-	char cmd[128];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(cmd, sizeof(cmd), fmt, ap);
-	va_end(ap);
-	return tu_write_file(TRING_TEST_DIR "/instance", cmd);
-}
-
 static int count_events(const uint8_t *pkt, const struct tring_subbuf *sb,
 			void *arg)
 {
@@ -91,16 +80,16 @@ TEST(instance_files_and_data)
 	struct stat st;
 
 	ASSERT_EQ(0, reload_all());
-	ASSERT_EQ(0, instance_cmd("create lc 4 4"));
-	EXPECT_EQ(-EEXIST, instance_cmd("create lc 4 4"));
-	EXPECT_EQ(-EINVAL, instance_cmd("create bad 3 4"));
+	ASSERT_EQ(0, tu_instance_cmd("create lc 4 4"));
+	EXPECT_EQ(-EEXIST, tu_instance_cmd("create lc 4 4"));
+	EXPECT_EQ(-EINVAL, tu_instance_cmd("create bad 3 4"));
 	ASSERT_EQ(0, stat(TRING_DIR "/instances/lc/per_cpu/cpu0/stream", &st));
 	/* Its metadata describes what the trigger writes into it. */
 	ASSERT_LT(0, tu_read_file(TRING_DIR "/instances/lc/metadata", meta,
 				  sizeof(meta)));
 	EXPECT_NE(NULL, strstr(meta, "buffer = \"lc\";"));
 	EXPECT_NE(NULL, strstr(meta, "name = \"test\";\n\tid = 3;"));
-	ASSERT_EQ(0, instance_cmd("write lc 0 25 40"));
+	ASSERT_EQ(0, tu_instance_cmd("write lc 0 25 40"));
 	ASSERT_EQ(0, tu_stream_open_path(&s, TRING_DIR
 					 "/instances/lc/per_cpu/cpu0/stream", 0));
 	EXPECT_EQ(4096, s.info.subbuf_size);
@@ -109,7 +98,7 @@ TEST(instance_files_and_data)
 	ASSERT_LT(0, tu_drain(&s, pos, 2000, count_events, &events));
 	EXPECT_EQ(25, events);
 	tu_stream_close(&s);
-	ASSERT_EQ(0, instance_cmd("destroy lc"));
+	ASSERT_EQ(0, tu_instance_cmd("destroy lc"));
 	EXPECT_NE(0, stat(TRING_DIR "/instances/lc", &st));
 }
 
@@ -123,11 +112,11 @@ TEST(instance_destroyed_under_reader)
 	int fd;
 
 	ASSERT_EQ(0, reload_all());
-	ASSERT_EQ(0, instance_cmd("create gone 4 4"));
-	ASSERT_EQ(0, instance_cmd("write gone 0 30 40"));
+	ASSERT_EQ(0, tu_instance_cmd("create gone 4 4"));
+	ASSERT_EQ(0, tu_instance_cmd("write gone 0 30 40"));
 	ASSERT_EQ(0, tu_stream_open_path(&s, TRING_DIR
 					 "/instances/gone/per_cpu/cpu0/stream", 0));
-	ASSERT_EQ(0, instance_cmd("destroy gone"));
+	ASSERT_EQ(0, tu_instance_cmd("destroy gone"));
 	/* The files are gone; a new open fails. */
 	EXPECT_NE(0, stat(TRING_DIR "/instances/gone", &st));
 	fd = open(TRING_DIR "/instances/gone/per_cpu/cpu0/stream", O_RDONLY);
@@ -154,9 +143,9 @@ TEST(unload_with_instances_left)
 	struct stat st;
 
 	ASSERT_EQ(0, reload_all());
-	ASSERT_EQ(0, instance_cmd("create left1 4 2"));
-	ASSERT_EQ(0, instance_cmd("create left2 8 4 overwrite"));
-	ASSERT_EQ(0, instance_cmd("write left2 0 500 100"));
+	ASSERT_EQ(0, tu_instance_cmd("create left1 4 2"));
+	ASSERT_EQ(0, tu_instance_cmd("create left2 8 4 overwrite"));
+	ASSERT_EQ(0, tu_instance_cmd("write left2 0 500 100"));
 	ASSERT_EQ(0, tu_mod_unload("tring_test"));
 	EXPECT_NE(0, stat(TRING_DIR "/instances/left1", &st));
 	ASSERT_EQ(0, tu_mod_unload("tring"));

@@ -26,10 +26,9 @@ static int decode_file(const char *path, size_t subbuf, int cpu,
 		       uint64_t first_seq, struct file_seen *fs)
 {
 	static uint8_t pkt[1 << 20];
-	struct tring_dec_event ev;
 	struct tring_dec d;
+	int fd, bad;
 	ssize_t n;
-	int fd, r;
 
 	memset(fs, 0, sizeof(*fs));
 	fs->next_seq = first_seq;
@@ -41,22 +40,9 @@ static int decode_file(const char *path, size_t subbuf, int cpu,
 			fs->bad = __LINE__;
 			break;
 		}
-		while ((r = tring_dec_next(&d, tu_test_len, NULL, &ev)) == 1) {
-			const struct tring_test_payload *tp = (const void *)ev.payload;
-
-			if (ev.id == TRING_ID_PADDING || ev.id == TRING_ID_NOP)
-				continue;
-			if (ev.id != TRING_TEST_EVENT_ID ||
-			    tu_test_payload_ok(ev.payload, ev.len) ||
-			    tp->cpu != (uint32_t)cpu || tp->seq != fs->next_seq) {
-				fs->bad = __LINE__;
-				break;
-			}
-			fs->next_seq++;
-			fs->events++;
-		}
-		if (r < 0)
-			fs->bad = __LINE__;
+		bad = tu_check_test_events(&d, cpu, &fs->next_seq, &fs->events);
+		if (bad)
+			fs->bad = bad;
 		fs->packets++;
 	}
 	if (n != 0)

@@ -322,15 +322,6 @@ static void *hp_write(void *arg)
 	return NULL;
 }
 
-static int set_online(int cpu, int on)
-{
-	char path[96];
-
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
-		 cpu);
-	return tu_write_file(path, on ? "1" : "0");
-}
-
 /*
  * CPUs going offline and coming back while a recording runs: a reader
  * per CPU drains its stream throughout, a writer puts batches of test
@@ -371,12 +362,12 @@ TEST_F_TIMEOUT(hotplug, while_recording, 300)
 	for (round = 0; round < 3; round++) {
 		for (cpu = 1; cpu < ncpu; cpu++) {
 			usleep(100000);
-			if (set_online(cpu, 0) == 0)
+			if (tu_set_online(cpu, 0) == 0)
 				offlined++;
 		}
 		usleep(100000);
 		for (cpu = 1; cpu < ncpu; cpu++)
-			EXPECT_EQ(0, set_online(cpu, 1));
+			EXPECT_EQ(0, tu_set_online(cpu, 1));
 	}
 	usleep(200000);
 	writers_done = 1;

@@ -83,6 +83,21 @@ static inline long tu_knob_read(const char *name)
 }
 
 /*
+ * Give the test module's instance file a command ("create NAME KB COUNT
+ * [overwrite]", "write NAME CPU COUNT LEN", "destroy NAME"); 0 or -errno.
+ */
+static inline int tu_instance_cmd(const char *fmt, ...)
+{
+	char cmd[128];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(cmd, sizeof(cmd), fmt, ap);
+	va_end(ap);
+	return tu_write_file(TRING_TEST_DIR "/instance", cmd);
+}
+
+/*
  * Rebuild the default buffer as @count sub-buffers of @subbuf_kb KiB,
  * empty, in discard or overwrite mode. 0 or -errno.
  */
@@ -124,6 +139,16 @@ static inline int tu_trigger(unsigned int cpu, unsigned long count,
 static inline int tu_nr_cpus(void)
 {
 	return (int)sysconf(_SC_NPROCESSORS_CONF);
+}
+
+/* Take CPU @cpu offline (@on 0) or bring it back (1); 0 or -errno. */
+static inline int tu_set_online(int cpu, int on)
+{
+	char path[96];
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online",
+		 cpu);
+	return tu_write_file(path, on ? "1" : "0");
 }
 
 /* One CPU's stream: open, shape and mapping. */
@@ -297,6 +322,32 @@ static inline int tu_test_payload_ok(const uint8_t *p, size_t len)
 		if (p[sizeof(*tp) + i] != tring_test_byte(tp->seq, i))
 			return -1;
 	return 0;
+}
+
+/*
+ * Check the events left in @d: each is the next test event from @cpu,
+ * intact, numbered *@next_seq (padding and nop records aside); each
+ * moves *@next_seq and *@events on. 0, or the line of the first problem.
+ */
+static inline int tu_check_test_events(struct tring_dec *d, int cpu,
+				       uint64_t *next_seq, uint64_t *events)
+{
+	struct tring_dec_event ev;
+	int r;
+
+	while ((r = tring_dec_next(d, tu_test_len, NULL, &ev)) == 1) {
+		const struct tring_test_payload *tp = (const void *)ev.payload;
+
+		if (ev.id == TRING_ID_PADDING || ev.id == TRING_ID_NOP)
+			continue;
+		if (ev.id != TRING_TEST_EVENT_ID ||
+		    tu_test_payload_ok(ev.payload, ev.len) ||
+		    tp->cpu != (uint32_t)cpu || tp->seq != *next_seq)
+			return __LINE__;
+		(*next_seq)++;
+		(*events)++;
+	}
+	return r < 0 ? __LINE__ : 0;
 }
 
 /* Every byte of [p, p + n) is zero. */
