@@ -9,97 +9,36 @@
 #include <linux/sched.h>
 #include <linux/tring.h>
 
-#include "tring_test.h"
-
-/* Event ids of the default buffer; all fit the compact header. */
-enum tring_event_id {
-	TRING_EV_MARKER = TRING_ID_FIRST_EVENT,
-	TRING_EV_TEST = TRING_TEST_EVENT_ID,
-	TRING_EV_STRESS = TRING_STRESS_EVENT_ID,
-	TRING_EV_SCHED_SWITCH,
-	TRING_EV_SCHED_WAKEUP,
-	TRING_EV_SCHED_PROCESS_FORK,
-	TRING_EV_SCHED_PROCESS_EXEC,
-	TRING_EV_SCHED_PROCESS_EXIT,
-	TRING_EV_IRQ_HANDLER_ENTRY,
-	TRING_EV_IRQ_HANDLER_EXIT,
-	TRING_EV_SOFTIRQ_ENTRY,
-	TRING_EV_SOFTIRQ_EXIT,
-	TRING_EV_SYS_ENTER,
-	TRING_EV_SYS_EXIT,
-};
+#include "tring_event_gen.h"
 
 /*
- * Payloads, written in place at 4-byte alignment (hence __packed). Fields
- * follow each other without holes (checked at load).
+ * Event ids of the default buffer, one per row of tring_event_table.h in
+ * its order: the rows before TRING_EXTENDED_IDS() fit the compact record
+ * header (ids up to TRING_ID_MODULE_FIRST - 1), the others come after
+ * TRING_ID_EXTENDED, then one id per system call number
+ * (TRING_EV_SYS_FIRST + nr).
  */
-struct tring_ev_marker {
-	s32 tid;
-	/* then the text, NUL-terminated */
-} __packed;
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...) TRING_EV_##name,
+#define TRING_MOD_EVENT(grp, name, proto, args, ...) TRING_EV_##name,
+#define TRING_EXTENDED_IDS()						\
+	TRING_EV_COMPACT_END, TRING_EV_EXT_BASE = TRING_ID_EXTENDED,
+enum tring_event_id {
+	TRING_EV_BEFORE_FIRST = TRING_ID_FIRST_EVENT - 1,
+#include "tring_event_table.h"
+	TRING_EV_SYS_FIRST,
+};
+#undef TRING_TP_EVENT
+#undef TRING_MOD_EVENT
+#undef TRING_EXTENDED_IDS
 
-struct tring_ev_sched_switch {
-	char prev_comm[TASK_COMM_LEN];
-	s32 prev_tid;
-	s32 prev_prio;
-	u32 prev_state;
-	char next_comm[TASK_COMM_LEN];
-	s32 next_tid;
-	s32 next_prio;
-} __packed;
-
-struct tring_ev_sched_wakeup {
-	char comm[TASK_COMM_LEN];
-	s32 tid;
-	s32 prio;
-	s32 target_cpu;
-} __packed;
-
-struct tring_ev_sched_process_fork {
-	char parent_comm[TASK_COMM_LEN];
-	s32 parent_tid;
-	char child_comm[TASK_COMM_LEN];
-	s32 child_tid;
-} __packed;
-
-struct tring_ev_sched_process_exec {
-	s32 tid;
-	s32 old_tid;
-	/* then the file name, NUL-terminated */
-} __packed;
-
-struct tring_ev_sched_process_exit {
-	char comm[TASK_COMM_LEN];
-	s32 tid;
-	s32 prio;
-} __packed;
-
-struct tring_ev_irq_handler_entry {
-	s32 irq;
-	/* then the handler's name, NUL-terminated */
-} __packed;
-
-struct tring_ev_irq_handler_exit {
-	s32 irq;
-	s32 ret;
-} __packed;
-
-struct tring_ev_softirq {
-	u32 vec;
-} __packed;
-
-struct tring_ev_sys_enter {
-	s64 id;
-	u64 args[6];
-} __packed;
-
-struct tring_ev_sys_exit {
-	s64 id;
-	s64 ret;
-} __packed;
+static_assert(TRING_EV_COMPACT_END <= TRING_ID_MODULE_FIRST);
 
 extern const struct tring_event_desc tring_builtin_events[];
 extern const unsigned int tring_nr_builtin_events;
+
+void tring_module_events_show(struct seq_file *m,
+			      void (*show)(struct seq_file *m,
+					   const struct tring_event_desc *ev));
 
 struct seq_file;
 struct dentry;
