@@ -347,8 +347,8 @@ const struct tring_event_desc *tring_default_event(unsigned int id);
  * Ids other modules may give events of their own in the default buffer
  * (tring_default_events_add()); they fit the compact record header.
  */
-#define TRING_ID_MODULE_FIRST	28
-#define TRING_ID_MODULE_LAST	30
+#define TRING_ID_MODULE_FIRST	2
+#define TRING_ID_MODULE_LAST	4
 
 int tring_default_events_add(const struct tring_event_desc *evs,
 			     unsigned int n);

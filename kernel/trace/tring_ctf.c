@@ -143,12 +143,28 @@ static void tring_ctf_field(struct seq_file *m,
 	}
 }
 
+/* The name of a layout many events share, or NULL. */
+static const char *tring_ctf_shared(const struct tring_event_desc *ev)
+{
+	const struct tring_struct_name *sn;
+
+	for (sn = tring_sys_structs; sn->name; sn++)
+		if (sn->fields == ev->fields)
+			return sn->name;
+	return NULL;
+}
+
 static void tring_ctf_event(struct seq_file *m, const struct tring_event_desc *ev)
 {
+	const char *shared = tring_ctf_shared(ev);
 	unsigned int i;
 
 	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
 		   ev->name, ev->id);
+	if (shared) {
+		seq_printf(m, "\tfields := struct %s;\n};\n\n", shared);
+		return;
+	}
 	if (ev->fields[0].name) {
 		seq_puts(m, "\tfields := struct {\n");
 		for (i = 0; ev->fields[i].name; i++)
@@ -156,6 +172,22 @@ static void tring_ctf_event(struct seq_file *m, const struct tring_event_desc *e
 		seq_puts(m, "\t};\n");
 	}
 	seq_puts(m, "};\n\n");
+}
+
+/* The layouts many events share, as named CTF structs. */
+static void tring_ctf_shared_structs(struct seq_file *m)
+{
+	const struct tring_struct_name *sn;
+	struct tring_event_desc ev = { .size = sizeof(u64) * 6 };
+	unsigned int i;
+
+	for (sn = tring_sys_structs; sn->name; sn++) {
+		ev.fields = sn->fields;
+		seq_printf(m, "struct %s {\n", sn->name);
+		for (i = 0; sn->fields[i].name; i++)
+			tring_ctf_field(m, &ev, i);
+		seq_puts(m, "};\n\n");
+	}
 }
 
 /* The two records that carry no event: readers skip them. */
@@ -340,6 +372,7 @@ void tring_ctf_metadata(struct seq_file *m, const struct tring_buffer_attr *attr
 	seq_puts(m, tring_ctf_stream);
 	tring_ctf_event(m, &tring_padding_event);
 	tring_ctf_event(m, &tring_nop_event);
+	tring_ctf_shared_structs(m);
 	for (i = 0; i < attr->nr_events; i++)
 		if (attr->events[i].name)
 			tring_ctf_event(m, &attr->events[i]);

@@ -107,24 +107,232 @@ static u32 tring_rq_rwbs(struct request *rq)
 	       (f & REQ_FUA ? TRING_RWBS_FUA : 0);
 }
 
-/* The payload structs, written in place at 4-byte alignment. */
+/* Longest text a marker, a file name or an irq name is cut to. */
+#define TRING_TEXT_MAX		1024
+
+/*
+ * Reserve @fixed bytes plus @text (cut to TRING_TEXT_MAX - 1 bytes and
+ * NUL-terminated) in the default buffer; on success the fixed part is at
+ * res->data for the caller to fill.
+ */
+static int tring_reserve_text(unsigned int id, unsigned int fixed,
+			      const char *text, size_t n, struct tring_res *res)
+{
+	struct tring_buffer *buf;
+	int ret = -ENODEV;
+
+	n = min_t(size_t, n, TRING_TEXT_MAX - 1);
+	/*
+	 * The buffer may be replaced and freed after a grace period: look it
+	 * up and reserve in one section with preemption off, whatever the
+	 * tracepoint calling us guarantees (tring_reserve() nests in it).
+	 */
+	preempt_disable_notrace();
+	buf = rcu_dereference_sched(tring_default_buf);
+	if (buf)
+		ret = tring_reserve(buf, id, fixed + n + 1, res);
+	preempt_enable_notrace();
+	if (ret)
+		return ret;
+	memcpy(res->data + fixed, text, n);
+	((char *)res->data)[fixed + n] = '\0';
+	return 0;
+}
+
+/* Reserve a fixed-size payload in the default buffer. */
+static void *tring_reserve_fixed(unsigned int id, unsigned int len,
+				 struct tring_res *res)
+{
+	struct tring_buffer *buf;
+	int ret = -ENODEV;
+
+	/* As in tring_reserve_text(). */
+	preempt_disable_notrace();
+	buf = rcu_dereference_sched(tring_default_buf);
+	if (buf)
+		ret = tring_reserve(buf, id, len, res);
+	preempt_enable_notrace();
+	return ret ? NULL : res->data;
+}
+
+/* Reserve an event: @fixed bytes, then @str if not NULL. */
+static __always_inline void *tring_reserve_ev(unsigned int id,
+					      unsigned int fixed,
+					      const char *str,
+					      struct tring_res *res)
+{
+	if (!str)
+		return tring_reserve_fixed(id, fixed, res);
+	if (tring_reserve_text(id, fixed, str, strlen(str), res))
+		return NULL;
+	return res->data;
+}
+
+/* Store @n bytes at @p: a payload field. Return: the next field. */
+static __always_inline void *tring_put(void *p, const void *v, size_t n)
+{
+	memcpy(p, v, n);
+	return p + n;
+}
+
+/* A NULL string as the empty one. */
+static __always_inline const char *tring_text(const char *s)
+{
+	return s ?: "";
+}
+
+/*
+ * Each expansion of the table below defines the row macros, and the
+ * field macros for what it makes of the fields; tring_events.h made the
+ * ids. The field macros put their separator first (struct members) or
+ * last (a list of comma expressions ended by a 0).
+ */
+
+/*
+ * The payload structs, written in place at 4-byte alignment; each is
+ * defined in the return type of tring_reserve_<name>(), which reserves
+ * one (and the string that follows it, if any) in the default buffer.
+ */
+#define tf_integer(type, f, e)	TRING_MEMBER_##type(f)
+#define tf_comm(f, t)		; char f[TASK_COMM_LEN]
+#define tf_string(f, e)
+#define tf_none()
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
-	struct tring_ev_##name {					\
-		TRING_EACH(TRING_GEN_STRUCT, name, __VA_ARGS__)		\
-	} __packed;
+static __always_inline struct tring_ev_##name {			\
+	u8 tring_start[0] __VA_ARGS__;					\
+} __packed *								\
+tring_reserve_##name(const char *str, struct tring_res *res)		\
+{									\
+	return tring_reserve_ev(TRING_EV_##name,			\
+				sizeof(struct tring_ev_##name), str, res); \
+}
+
 #define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
 	TRING_MOD_EVENT(grp, name, PARAMS(proto), PARAMS(args), __VA_ARGS__)
-#define TRING_EXTENDED_IDS()
 #include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef tf_none
 #undef TRING_MOD_EVENT
 
-/* Their field tables. */
+/* * Their field tables, laid out as the structs are (a local pointer
+ * names the event's struct for TRING_FIELD()).
+ */
+#define tf_integer(type, f, e)	TRING_FIELD(typeof(*cur), f, type),
+#define tf_comm(f, t)		TRING_FIELD(typeof(*cur), f, CHARS),
+#define tf_string(f, e)		TRING_FIELD_TAIL(typeof(*cur), f, STRING),
+#define tf_none()
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
-	static const struct tring_field tring_fields_##name[] = {	\
-		TRING_EACH(TRING_GEN_FIELD, name, __VA_ARGS__)		\
+static const struct tring_field *tring_fields_##name(void)		\
+{									\
+	const struct tring_ev_##name *cur __maybe_unused;		\
+	static const struct tring_field fields[] = {			\
+		__VA_ARGS__						\
 		{ }							\
-	};
+	};								\
+									\
+	return fields;							\
+}
+
 #include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef tf_none
+#undef TRING_MOD_EVENT
+
+/*
+ * tring_write_<name>(args): write one event, filling each field from its
+ * expression; the tracepoints' probes call these, and so can module
+ * code. tring_str_<name>(args) is its trailing string, or NULL.
+ */
+#define tf_integer(type, f, e)
+#define tf_comm(f, t)
+#define tf_string(f, e)		(ts_ = tring_text(e)),
+#define tf_none()
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static __always_inline const char *tring_str_##name(proto)		\
+{									\
+	const char *ts_ = NULL;						\
+									\
+	(void)(__VA_ARGS__ 0);						\
+	return ts_;							\
+}
+
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef TRING_MOD_EVENT
+
+#define tf_integer(type, f, e)	(tp_ = tring_put(tp_, &(type) { (e) }, sizeof(type))),
+#define tf_comm(f, t)		(tp_ = tring_put(tp_, (t)->comm, TASK_COMM_LEN)),
+#define tf_string(f, e)
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static __always_inline void tring_write_##name(proto)			\
+{									\
+	struct tring_res res __uninitialized;				\
+	void *tp_;							\
+									\
+	tp_ = tring_reserve_##name(tring_str_##name(args), &res);	\
+	if (!tp_)							\
+		return;							\
+	(void)(__VA_ARGS__ 0);						\
+	tring_commit(&res);						\
+}
+
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef tf_none
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+
+/*
+ * The probes, with the prototype the table gives. Each is registered
+ * only if the kernel's header declares exactly that prototype for its
+ * tracepoint (TRING_PROTO_OK()); otherwise the event is left out, and
+ * the call of tring_left_out_<name>() in tring_note_left_out() makes the
+ * compiler say so: that call stays only when the check failed.
+ */
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+static void tring_probe_##name(void *data, proto)			\
+{									\
+	tring_write_##name(args);					\
+}									\
+									\
+static noinline int __compiletime_warning(				\
+	"tring: tracepoint " #tp " has another prototype in this "	\
+	"kernel's headers: event " #name " left out")			\
+tring_left_out_##name(void)						\
+{									\
+	barrier();							\
+	return 1;							\
+}
+
+#include "tring_event_table.h"
+#undef TRING_TP_EVENT
+
+/* How many events this build left out. */
+static unsigned int tring_note_left_out(void)
+{
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	(TRING_PROTO_OK(tp, PARAMS(proto)) ? 0 : tring_left_out_##name()),
+	const int left_out[] = {
+#include "tring_event_table.h"
+		0
+	};
+#undef TRING_TP_EVENT
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(left_out); i++)
+		n += left_out[i];
+	return n;
+}
+
 #undef TRING_MOD_EVENT
 
 /*
@@ -143,27 +351,43 @@ struct tring_ev_sys_entry {
 	u64 arg5;
 } __packed;
 
-#define TRING_SYS_ARGS							\
-	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),		\
-	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),		\
-	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),		\
-	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),		\
-	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),		\
-	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64)
-
-static const struct tring_field tring_fields_sys_entry[] = {
-	TRING_SYS_ARGS, { }
+/* The three layouts, also named structs in the metadata. */
+static const struct tring_field tring_fields_sys_args[] = {
+	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64),
+	{ }
 };
 
 static const struct tring_field tring_fields_sys_filename[] = {
-	TRING_SYS_ARGS,
+	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64),
 	TRING_FIELD_TAIL(struct tring_ev_sys_entry, filename, STRING),
 	{ }
 };
 
 static const struct tring_field tring_fields_sys_pathname[] = {
-	TRING_SYS_ARGS,
+	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64),
 	TRING_FIELD_TAIL(struct tring_ev_sys_entry, pathname, STRING),
+	{ }
+};
+
+const struct tring_struct_name tring_sys_structs[] = {
+	{ "sys_args", tring_fields_sys_args },
+	{ "sys_filename", tring_fields_sys_filename },
+	{ "sys_pathname", tring_fields_sys_pathname },
 	{ }
 };
 
@@ -206,65 +430,123 @@ static const struct tring_field tring_fields_sys_pathname[] = {
 #define TRING_SYS_AT_sys_mknodat 1
 #define TRING_SYS_AT_sys_mkdirat 1
 #define TRING_SYS_AT_sys_unlinkat 1
-/* Holes in the table: their numbers are sys_unknown. */
-#define TRING_SYS_NI_sys_ni_syscall 1
 
-#define TRING_SYS_HAS_PATH(sym)						\
-	TRING_IF(__is_defined(TRING_SYS_FILENAME_##sym), 1,		\
-		 __is_defined(TRING_SYS_PATHNAME_##sym))
+/* Bits 0-1: 1 + the index of the path argument, 0 for none; bit 2: pathname. */
+#define TRING_SYS_PATH_ARG	GENMASK(1, 0)
+#define TRING_SYS_PATHNAME	BIT(2)
+#define TRING_SYS_PATH(sym)						\
+	((__is_defined(TRING_SYS_FILENAME_##sym) +			\
+	  __is_defined(TRING_SYS_PATHNAME_##sym)) *			\
+	 (1 + __is_defined(TRING_SYS_AT_##sym)) +			\
+	 __is_defined(TRING_SYS_PATHNAME_##sym) * TRING_SYS_PATHNAME)
 
-/* Per number: 0, or 1 + the index of the argument that is a path. */
 #define __SYSCALL(nr, sym)						\
-	[nr] = TRING_IF(TRING_SYS_HAS_PATH(sym),			\
-			1 + __is_defined(TRING_SYS_AT_##sym), 0),
-#define __SYSCALL_NORETURN __SYSCALL
-static const u8 tring_sys_path_arg[] = {
+	[nr] = TRING_SYS_PATH(sym),
+#define __SYSCALL_NORETURN	__SYSCALL
+static const u8 tring_sys_path[] = {
 #include <asm/syscalls_64.h>
 };
+
 #undef __SYSCALL
+#define __SYSCALL(nr, sym)						\
+	[nr] = #sym,
+static const char *const tring_sys_names[] = {
+#include <asm/syscalls_64.h>
+};
 
-#define TRING_NR_SYSCALLS	ARRAY_SIZE(tring_sys_path_arg)
+#undef __SYSCALL
+#undef __SYSCALL_NORETURN
 
-#define TRING_SYS_FIELDS(sym)						\
-	TRING_IF(__is_defined(TRING_SYS_FILENAME_##sym),		\
-		 tring_fields_sys_filename,				\
-		 TRING_IF(__is_defined(TRING_SYS_PATHNAME_##sym),	\
-			  tring_fields_sys_pathname, tring_fields_sys_entry))
-
-#define TRING_SYS_DESC(nr, sym)						\
-	[TRING_EV_SYS_FIRST - TRING_ID_FIRST_EVENT + (nr)] = {		\
-		.group = "syscalls", .name = #sym,			\
-		.id = TRING_EV_SYS_FIRST + (nr),			\
-		.size = sizeof(struct tring_ev_sys_entry),		\
-		.fields = TRING_SYS_FIELDS(sym),			\
-	},
+#define TRING_NR_SYSCALLS	ARRAY_SIZE(tring_sys_path)
+static_assert(ARRAY_SIZE(tring_sys_names) == TRING_NR_SYSCALLS);
 
 /*
  * Every event the default buffer can hold, indexed by id minus
- * TRING_ID_FIRST_EVENT: its metadata. Ids no event has (the module ids,
- * the holes of the syscall table) have an entry with a NULL name.
+ * TRING_ID_FIRST_EVENT: its metadata. Ids no event has (the modules'
+ * ids, the holes of the system call table) keep a NULL name. The field
+ * tables and the system calls are filled in by tring_events_prepare().
  */
 #define TRING_MOD_EVENT(grp, nm, proto, args, ...)			\
 	[TRING_EV_##nm - TRING_ID_FIRST_EVENT] = {			\
 		.group = #grp, .name = #nm, .id = TRING_EV_##nm,	\
 		.size = sizeof(struct tring_ev_##nm),			\
-		.fields = tring_fields_##nm,				\
 	},
-#define TRING_SYS_NO_DESC(nr, sym)
-#define __SYSCALL(nr, sym)						\
-	TRING_IF(__is_defined(TRING_SYS_NI_##sym), TRING_SYS_NO_DESC,	\
-		 TRING_SYS_DESC)(nr, sym)
-const struct tring_event_desc tring_builtin_events[TRING_EV_SYS_FIRST -
-						   TRING_ID_FIRST_EVENT +
-						   TRING_NR_SYSCALLS] = {
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	TRING_MOD_EVENT(grp, name, PARAMS(proto), PARAMS(args), __VA_ARGS__)
+struct tring_event_desc tring_builtin_events[TRING_EV_SYS_FIRST -
+					     TRING_ID_FIRST_EVENT +
+					     TRING_NR_SYSCALLS] = {
 #include "tring_event_table.h"
-#include <asm/syscalls_64.h>
 };
-#undef __SYSCALL
-#undef __SYSCALL_NORETURN
+
 #undef TRING_MOD_EVENT
 
 const unsigned int tring_nr_builtin_events = ARRAY_SIZE(tring_builtin_events);
+
+/* The table's events' field tables, by the same index. */
+#define TRING_MOD_EVENT(grp, nm, proto, args, ...)			\
+	[TRING_EV_##nm - TRING_ID_FIRST_EVENT] = tring_fields_##nm,
+static const struct tring_field *(*const tring_field_fns[])(void) = {
+#include "tring_event_table.h"
+};
+
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+#define TRING_DESC(name) \
+	(&tring_builtin_events[TRING_EV_##name - TRING_ID_FIRST_EVENT])
+
+/* Fill in the descriptions of the system call entries. */
+static void tring_prepare_syscalls(void)
+{
+	struct tring_event_desc *ev;
+	unsigned int nr, path;
+
+	for (nr = 0; nr < TRING_NR_SYSCALLS; nr++) {
+		/* A hole in the table: its number is sys_unknown. */
+		if (!strcmp(tring_sys_names[nr], "sys_ni_syscall"))
+			continue;
+		path = tring_sys_path[nr];
+		ev = &tring_builtin_events[TRING_EV_SYS_FIRST -
+					   TRING_ID_FIRST_EVENT + nr];
+		ev->group = "syscalls";
+		ev->name = tring_sys_names[nr];
+		ev->id = TRING_EV_SYS_FIRST + nr;
+		ev->size = sizeof(struct tring_ev_sys_entry);
+		ev->fields = !path ? tring_fields_sys_args :
+			     path & TRING_SYS_PATHNAME ?
+			     tring_fields_sys_pathname :
+			     tring_fields_sys_filename;
+	}
+}
+
+/**
+ * tring_events_prepare - complete the default buffer's event table
+ *
+ * Before anything reads it: the module calls this first.
+ *
+ * Return: 0, or -EINVAL if a description is bad (a bug).
+ */
+int tring_events_prepare(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(tring_field_fns); i++)
+		if (tring_field_fns[i])
+			tring_builtin_events[i].fields = tring_field_fns[i]();
+	tring_prepare_syscalls();
+	for (i = 0; i < tring_nr_builtin_events; i++) {
+		if (!tring_builtin_events[i].name)
+			continue;
+		ret = tring_event_desc_check(&tring_builtin_events[i]);
+		if (WARN(ret, "bad event description %s\n",
+			 tring_builtin_events[i].name))
+			return ret;
+		if (WARN_ON(tring_builtin_events[i].id != i + TRING_ID_FIRST_EVENT))
+			return -EINVAL;
+	}
+	return 0;
+}
 
 /**
  * tring_default_event - the description of a default buffer's event
@@ -373,141 +655,24 @@ void tring_module_events_show(struct seq_file *m,
 	mutex_unlock(&tring_mod_events_lock);
 }
 
-/* Longest text a marker, a file name or an irq name is cut to. */
-#define TRING_TEXT_MAX		1024
-
-/*
- * Reserve @fixed bytes plus @text (cut to TRING_TEXT_MAX - 1 bytes and
- * NUL-terminated) in the default buffer; on success the fixed part is at
- * res->data for the caller to fill.
- */
-static int tring_reserve_text(unsigned int id, unsigned int fixed,
-			      const char *text, size_t n, struct tring_res *res)
-{
-	struct tring_buffer *buf;
-	int ret = -ENODEV;
-
-	n = min_t(size_t, n, TRING_TEXT_MAX - 1);
-	/*
-	 * The buffer may be replaced and freed after a grace period: look it
-	 * up and reserve in one section with preemption off, whatever the
-	 * tracepoint calling us guarantees (tring_reserve() nests in it).
-	 */
-	preempt_disable_notrace();
-	buf = rcu_dereference_sched(tring_default_buf);
-	if (buf)
-		ret = tring_reserve(buf, id, fixed + n + 1, res);
-	preempt_enable_notrace();
-	if (ret)
-		return ret;
-	memcpy(res->data + fixed, text, n);
-	((char *)res->data)[fixed + n] = '\0';
-	return 0;
-}
-
-/* Reserve a fixed-size payload in the default buffer. */
-static void *tring_reserve_fixed(unsigned int id, unsigned int len,
-				 struct tring_res *res)
-{
-	struct tring_buffer *buf;
-	int ret = -ENODEV;
-
-	/* As in tring_reserve_text(). */
-	preempt_disable_notrace();
-	buf = rcu_dereference_sched(tring_default_buf);
-	if (buf)
-		ret = tring_reserve(buf, id, len, res);
-	preempt_enable_notrace();
-	return ret ? NULL : res->data;
-}
-
-/* Reserve an event: @fixed bytes, then @str if not NULL. */
-static __always_inline void *tring_reserve_ev(unsigned int id,
-					      unsigned int fixed,
-					      const char *str,
-					      struct tring_res *res)
-{
-	if (!str)
-		return tring_reserve_fixed(id, fixed, res);
-	if (tring_reserve_text(id, fixed, str, strlen(str), res))
-		return NULL;
-	return res->data;
-}
-
-/*
- * tring_write_<name>(args): write one event, filling each field from its
- * expression; the tracepoints' probes call these, and so can module code.
- */
-#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
-static __always_inline void tring_write_##name(proto)			\
-{									\
-	struct tring_ev_##name *ev;					\
-	const char *tring_str = NULL;					\
-	struct tring_res res __uninitialized;				\
-									\
-	TRING_EACH(TRING_GEN_STR, name, __VA_ARGS__)			\
-	ev = tring_reserve_ev(TRING_EV_##name, sizeof(*ev), tring_str,	\
-			      &res);					\
-	if (!ev)							\
-		return;							\
-	TRING_EACH(TRING_GEN_ASSIGN, name, __VA_ARGS__)			\
-	tring_commit(&res);						\
-}
-#include "tring_event_table.h"
-#undef TRING_MOD_EVENT
-#undef TRING_TP_EVENT
-
-/*
- * The probes, with the prototype the table gives. Each is registered
- * only if the kernel's header declares exactly that prototype for its
- * tracepoint (TRING_PROTO_OK()); otherwise the event is left out, and
- * calling tring_left_out_<name>() from tring_note_left_out() makes the
- * compiler say so: the call stays only when the check failed.
- */
-#define TRING_MOD_EVENT(grp, name, proto, args, ...)
-#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
-static void tring_probe_##name(void *data, proto)			\
-{									\
-	tring_write_##name(args);					\
-}									\
-static noinline void __compiletime_warning(				\
-	"tring: tracepoint " #tp " has another prototype in this "	\
-	"kernel's headers: event " #name " left out")			\
-tring_left_out_##name(void)						\
-{									\
-	barrier();							\
-}
-#include "tring_event_table.h"
-#undef TRING_TP_EVENT
-
-static void tring_note_left_out(void)
-{
-#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
-	if (!TRING_PROTO_OK(tp, PARAMS(proto)))				\
-		tring_left_out_##name();
-#include "tring_event_table.h"
-#undef TRING_TP_EVENT
-}
-#undef TRING_MOD_EVENT
-
 /* A page per CPU for the path a system call is given. */
-static DEFINE_PER_CPU(char [TRING_TEXT_MAX], tring_sys_path);
+static DEFINE_PER_CPU(char[TRING_TEXT_MAX], tring_sys_path_text);
 
 /* Write sys_<name> for system call @nr: the arguments, maybe a path. */
 static void tring_sys_entry(long nr, const unsigned long *args)
 {
 	struct tring_ev_sys_entry *ev;
 	struct tring_res res __uninitialized;
-	unsigned int path = tring_sys_path_arg[nr];
+	unsigned int path = tring_sys_path[nr] & TRING_SYS_PATH_ARG;
 	unsigned int id = TRING_EV_SYS_FIRST + nr;
 	char *text;
-	long n = 0;
+	long n;
 
 	preempt_disable_notrace();
 	if (!path) {
 		ev = tring_reserve_fixed(id, sizeof(*ev), &res);
 	} else {
-		text = this_cpu_ptr(tring_sys_path);
+		text = this_cpu_ptr(tring_sys_path_text);
 		/* Without faulting: probes run with preemption disabled. */
 		pagefault_disable();
 		n = strncpy_from_user(text, (const char __user *)args[path - 1],
@@ -563,9 +728,6 @@ struct tring_source {
 	bool enabled;
 };
 
-#define TRING_DESC(name) \
-	(&tring_builtin_events[TRING_EV_##name - TRING_ID_FIRST_EVENT])
-
 /* The marker first: trace_marker writes check tring_sources[0]. */
 static struct tring_source tring_sources[] = {
 	{ .group = "tring", .name = "marker", .desc = TRING_DESC(marker),
@@ -578,7 +740,6 @@ static struct tring_source tring_sources[] = {
 #include "tring_event_table.h"
 #undef TRING_MOD_EVENT
 #undef TRING_TP_EVENT
-#undef TRING_EXTENDED_IDS
 	{ .group = "syscalls", .name = "syscall_entry", .tp_name = "sys_enter",
 	  .probe = tring_probe_sys_enter,
 	  .proto_ok = TRING_PROTO_OK(sys_enter,
@@ -843,19 +1004,10 @@ static void tring_add_syscall_files(struct dentry *events)
 int tring_events_init(struct dentry *root)
 {
 	unsigned int i;
-	int ret;
 
-	for (i = 0; i < tring_nr_builtin_events; i++) {
-		if (!tring_builtin_events[i].name)
-			continue;
-		ret = tring_event_desc_check(&tring_builtin_events[i]);
-		if (WARN(ret, "bad event description %s\n",
-			 tring_builtin_events[i].name))
-			return ret;
-		if (WARN_ON(tring_builtin_events[i].id != i + TRING_ID_FIRST_EVENT))
-			return -EINVAL;
-	}
-	tring_note_left_out();
+	i = tring_note_left_out();
+	if (i)
+		pr_warn("%u events left out: their tracepoints changed\n", i);
 	for_each_kernel_tracepoint(tring_find_tp, NULL);
 	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
 		if (!tring_sources[i].proto_ok)

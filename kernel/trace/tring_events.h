@@ -12,29 +12,39 @@
 #include "tring_event_gen.h"
 
 /*
- * Event ids of the default buffer, one per row of tring_event_table.h in
- * its order: the rows before TRING_EXTENDED_IDS() fit the compact record
- * header (ids up to TRING_ID_MODULE_FIRST - 1), the others come after
- * TRING_ID_EXTENDED, then one id per system call number
- * (TRING_EV_SYS_FIRST + nr).
+ * Event ids of the default buffer: after the ids modules may use
+ * (TRING_ID_MODULE_FIRST..LAST), one per row of tring_event_table.h in
+ * its order, then one per system call number (TRING_EV_SYS_FIRST + nr).
  */
-#define TRING_TP_EVENT(grp, name, tp, proto, args, ...) TRING_EV_##name,
 #define TRING_MOD_EVENT(grp, name, proto, args, ...) TRING_EV_##name,
-#define TRING_EXTENDED_IDS()						\
-	TRING_EV_COMPACT_END, TRING_EV_EXT_BASE = TRING_ID_EXTENDED,
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...) TRING_EV_##name,
 enum tring_event_id {
-	TRING_EV_BEFORE_FIRST = TRING_ID_FIRST_EVENT - 1,
+	TRING_EV_BEFORE_FIRST = TRING_ID_MODULE_LAST,
 #include "tring_event_table.h"
 	TRING_EV_SYS_FIRST,
 };
-#undef TRING_TP_EVENT
+
 #undef TRING_MOD_EVENT
-#undef TRING_EXTENDED_IDS
+#undef TRING_TP_EVENT
 
-static_assert(TRING_EV_COMPACT_END <= TRING_ID_MODULE_FIRST);
+/* The frequent events fit the compact record header. */
+static_assert(TRING_EV_power_cpu_frequency < TRING_ID_EXTENDED);
 
-extern const struct tring_event_desc tring_builtin_events[];
+extern struct tring_event_desc tring_builtin_events[];
 extern const unsigned int tring_nr_builtin_events;
+
+/**
+ * struct tring_struct_name - a field layout many events share
+ * @name: its name in the CTF metadata (struct <name>).
+ * @fields: the fields, as in struct tring_event_desc.
+ */
+struct tring_struct_name {
+	const char *name;
+	const struct tring_field *fields;
+};
+
+/* The system call entries' layouts; ends with a NULL name. */
+extern const struct tring_struct_name tring_sys_structs[];
 
 void tring_module_events_show(struct seq_file *m,
 			      void (*show)(struct seq_file *m,
@@ -49,6 +59,7 @@ void tring_ctf_format(struct seq_file *m, const struct tring_event_desc *ev);
 int tring_event_desc_check(const struct tring_event_desc *ev);
 
 /* tring_events.c */
+int tring_events_prepare(void);
 int tring_events_init(struct dentry *root);
 void tring_events_exit(void);
 

@@ -351,6 +351,9 @@ static int __init tring_init(void)
 	struct tring_buffer *buf;
 	int ret;
 
+	ret = tring_events_prepare();
+	if (ret)
+		return ret;
 	tring_default_attr = (struct tring_buffer_attr) {
 		.name = "",
 		.subbuf_size = subbuf_size,

@@ -8,11 +8,8 @@
 
 #include <linux/types.h>
 
-/*
- * Event id of the test event: tring_test.ko adds it to the default
- * buffer (an id of TRING_ID_MODULE_FIRST..LAST) and to its instances.
- */
-#define TRING_TEST_EVENT_ID	28
+/* Event id of the test event in the default buffer. */
+#define TRING_TEST_EVENT_ID	3
 
 /**
  * struct tring_test_payload - the start of a test event's payload
@@ -33,8 +30,8 @@ static inline __u8 tring_test_byte(__u64 seq, __u32 i)
 	return (__u8)(seq + i);
 }
 
-/* Event id of the stress test's events, added the same way. */
-#define TRING_STRESS_EVENT_ID	29
+/* Event id of the stress test's events. */
+#define TRING_STRESS_EVENT_ID	4
 
 /* Writer contexts of the stress test, in nesting order. */
 enum tring_stress_ctx {
