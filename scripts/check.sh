@@ -4,7 +4,8 @@
 # make check: every test of tring, on four kernels.
 #
 #  1. setup       Debian packages (idempotent), the cached debug kernels
-#  2. static      checkpatch --strict, sparse, kernel-doc
+#  2. static      checkpatch --strict, sparse, kernel-doc, a changed
+#                 tracepoint prototype leaves its event out
 #  3. twin        the buffer core built in user space: unit, stress,
 #                 ASan+UBSan, TSan (tools/testing/tring)
 #  4. tools       tring-record's unit tests (tools/tring)
@@ -139,6 +140,8 @@ static_checks() {
 	}
 	one static sparse-6.1 sparse_clean "${KERNELS[0]##* }"
 	one static sparse-6.12 sparse_clean "${KERNELS[1]##* }"
+	one static proto-mismatch "$top/scripts/proto-mismatch.sh" \
+		"${KERNELS[0]##* }"
 }
 want static && static_checks
 
