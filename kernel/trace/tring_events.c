@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring: the default buffer's events. Probes attached to the kernel's
- * own tracepoints write them in place with tring_reserve()/commit().
+ * tring: the default buffer's events, one row each in
+ * tring_event_table.h, expanded here. Probes attached to the kernel's
+ * own tracepoints write them in place with tring_reserve()/commit();
+ * system call entries are one event per call of the kernel's own table.
  *
  * /sys/kernel/debug/tring/
  *   events/enable                   1/0: every event (reads X if mixed)
@@ -9,6 +11,8 @@
  *   events/<group>/<event>/enable   one event
  *   events/<group>/<event>/id       its id in the trace
  *   events/<group>/<event>/format   its payload's fields
+ *   events/syscalls/syscall_entry/enable   every sys_<name> event
+ *   events/syscalls/sys_<name>/{id,format}
  *   trace_marker                    a write becomes a tring:marker event
  *
  * Enabling registers the probe with tracepoint_probe_register();
