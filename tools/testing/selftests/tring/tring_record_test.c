@@ -79,6 +79,34 @@ static long long summary_value(const char *key)
 	return -1;
 }
 
+/*
+ * Wait until process @pid has a handler for SIGINT (its SigCgt in
+ * /proc): tring-record installs it once set up, which takes longer the
+ * bigger the metadata it copies first. Return: 0, or -1 after 20 s.
+ */
+static int wait_sigint_caught(pid_t pid)
+{
+	unsigned long long caught;
+	char path[64], line[128];
+	int i;
+
+	snprintf(path, sizeof(path), "/proc/%d/status", (int)pid);
+	for (i = 0; i < 2000; i++) {
+		FILE *f = fopen(path, "r");
+
+		caught = 0;
+		while (f && fgets(line, sizeof(line), f))
+			if (sscanf(line, "SigCgt: %llx", &caught) == 1)
+				break;
+		if (f)
+			fclose(f);
+		if (caught & (1ULL << (SIGINT - 1)))
+			return 0;
+		usleep(10000);
+	}
+	return -1;
+}
+
 TEST(record_bursts_exact)
 {
 	int ncpu = tu_nr_cpus(), cpu, status;
@@ -106,6 +134,8 @@ TEST(record_bursts_exact)
 		      (char *)NULL);
 		_exit(127);
 	}
+	/* SIGINT stops it cleanly only once it handles the signal. */
+	ASSERT_EQ(0, wait_sigint_caught(pid));
 	/* While it records: several ring laps' worth. */
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		ASSERT_EQ(0, tu_trigger(cpu, 3000, 48 + 8 * cpu, 500, &written,
