@@ -216,7 +216,7 @@ TRING_TP_EVENT(net, netif_receive_skb, netif_receive_skb,
 	       tf_integer(u32, len, skb->len)
 	       tf_string(name, skb->dev ? skb->dev->name : ""))
 
-/* Rarer: extended ids from here on (checked in tring_events.h). */
+/* Rarer events last: rows past id 30 take the extended header. */
 
 /* sched.h */
 TRING_TP_EVENT(sched, sched_process_fork, sched_process_fork,

@@ -27,7 +27,7 @@ enum tring_event_id {
 #undef TRING_MOD_EVENT
 #undef TRING_TP_EVENT
 
-/* The frequent events fit the compact record header. */
+/* The frequent events (up to this row) fit the compact record header. */
 static_assert(TRING_EV_power_cpu_frequency < TRING_ID_EXTENDED);
 
 extern struct tring_event_desc tring_builtin_events[];
