@@ -166,7 +166,8 @@ TRING_TP_EVENT(power, power_cpu_frequency, cpu_frequency,
 	       tf_integer(u32, state, frequency)
 	       tf_integer(u32, cpu_id, cpu_id))
 
-/* block.h */
+/* block.h: only with a block layer (blk_status_to_errno()). */
+#ifdef CONFIG_BLOCK
 TRING_TP_EVENT(block, block_rq_insert, block_rq_insert,
 	       TP_PROTO(struct request *rq),
 	       TP_ARGS(rq),
@@ -198,6 +199,7 @@ TRING_TP_EVENT(block, block_rq_complete, block_rq_complete,
 	       tf_integer(u32, nr_sector, nr_bytes >> 9)
 	       tf_integer(s32, error, blk_status_to_errno(error))
 	       tf_integer(u32, rwbs, tring_rq_rwbs(rq)))
+#endif
 
 /* net.h */
 TRING_TP_EVENT(net, net_dev_xmit, net_dev_xmit,

@@ -64,6 +64,7 @@ static __always_inline s64 tring_switch_state(bool preempt,
 	return i ? 1 << (i - 1) : 0;
 }
 
+#ifdef CONFIG_BLOCK
 static __always_inline u32 tring_rq_dev(struct request *rq)
 {
 	return rq->q->disk ? disk_devt(rq->q->disk) : 0;
@@ -110,6 +111,7 @@ static u32 tring_rq_rwbs(struct request *rq)
 	       (f & REQ_PREFLUSH ? TRING_RWBS_PREFLUSH : 0) |
 	       (f & REQ_FUA ? TRING_RWBS_FUA : 0);
 }
+#endif
 
 /* Longest text a marker, a file name or an irq name is cut to. */
 #define TRING_TEXT_MAX		1024
