@@ -11,8 +11,7 @@
  *   events/<group>/<event>/enable   one event
  *   events/<group>/<event>/id       its id in the trace
  *   events/<group>/<event>/format   its payload's fields
- *   events/syscalls/syscall_entry/enable   every sys_<name> event
- *   events/syscalls/sys_<name>/{id,format}
+ *   events/syscalls/syscall_entry/{enable,format}   the sys_<name> events
  *   trace_marker                    a write becomes a tring:marker event
  *
  * Enabling registers the probe with tracepoint_probe_register();
@@ -895,6 +894,21 @@ static int tring_format_show(struct seq_file *m, void *unused)
 }
 DEFINE_SHOW_ATTRIBUTE(tring_format);
 
+/* syscall_entry/format: every sys_<name> event, one after the other. */
+static int tring_sys_format_show(struct seq_file *m, void *unused)
+{
+	const struct tring_event_desc *ev;
+	unsigned int nr;
+
+	for (nr = 0; nr < TRING_NR_SYSCALLS; nr++) {
+		ev = tring_default_event(TRING_EV_SYS_FIRST + nr);
+		if (ev)
+			tring_ctf_format(m, ev);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tring_sys_format);
+
 static int tring_id_show(struct seq_file *m, void *unused)
 {
 	const struct tring_event_desc *ev = m->private;
@@ -979,26 +993,9 @@ static void tring_add_event_files(struct dentry *events, unsigned int i)
 			    &tring_enable_fops);
 	if (s->desc)
 		tring_add_desc_files(dir, s->desc);
-}
-
-/* events/syscalls/sys_<name>/{id,format}: syscall_entry enables them. */
-static void tring_add_syscall_files(struct dentry *events)
-{
-	const struct tring_event_desc *ev;
-	struct dentry *group, *dir;
-	unsigned int nr;
-
-	group = debugfs_lookup("syscalls", events);
-	if (!group)
-		return;
-	for (nr = 0; nr < TRING_NR_SYSCALLS; nr++) {
-		ev = tring_default_event(TRING_EV_SYS_FIRST + nr);
-		if (!ev)
-			continue;
-		dir = debugfs_create_dir(ev->name, group);
-		tring_add_desc_files(dir, ev);
-	}
-	dput(group);
+	else
+		debugfs_create_file("format", 0400, dir, NULL,
+				    &tring_sys_format_fops);
 }
 
 /**
@@ -1029,7 +1026,6 @@ int tring_events_init(struct dentry *root)
 			    &tring_enable_fops);
 	for (i = 0; i < ARRAY_SIZE(tring_sources); i++)
 		tring_add_event_files(tring_events_dir, i);
-	tring_add_syscall_files(tring_events_dir);
 	debugfs_create_file("trace_marker", 0200, root, NULL,
 			    &tring_marker_fops);
 	return 0;
