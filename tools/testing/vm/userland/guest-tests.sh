@@ -26,6 +26,8 @@ ln -sfn /proc/self/fd /dev/fd
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
+# The checkout may lie under /tmp (a CI clone), which the tmpfs hides.
+cp "$here/workload.sh" /dev/shm/workload.sh
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t debugfs debugfs /sys/kernel/debug
@@ -35,7 +37,7 @@ cd /tmp || exit 1
 
 K=$(uname -r)
 T=/sys/kernel/debug/tring
-W=$here/workload.sh
+W=/dev/shm/workload.sh
 : >$R/tap
 
 # t DESCRIPTION CMD...: one test
