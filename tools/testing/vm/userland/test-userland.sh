@@ -12,8 +12,8 @@
 #  3. on the host, "make uninstall", which must leave no file behind.
 #
 # DKMS changes the host for real: the install is undone at the end, also
-# when a test fails. A tring already installed (by hand) is refused: run
-# "make uninstall" first.
+# when a test fails or the run is interrupted. A tring already installed
+# (by hand, or by a run killed before it could undo) is uninstalled first.
 #
 # usage: test-userland.sh OUTDIR
 # Prints TAP lines and "N passed, N failed"; exit 1 on any failure.
@@ -77,16 +77,26 @@ rm -rf "$out"
 mkdir -p "$out"
 
 # --- 1. make install -------------------------------------------------------------
+# A tring already installed (by hand, or left by a run that was killed
+# before its undo) is removed first, so the test starts from nothing and
+# can check that its own install and uninstall leave nothing behind.
 if [ -d /var/lib/dkms/tring ] || [ -e "$PREFIX/bin/tring-record" ]; then
-	ok 1 "tring is not installed before the test (found one: make uninstall first)"
-	finish
+	echo "# found an installed tring ($(ls /var/lib/dkms/tring 2>/dev/null | tr '\n' ' ')$PREFIX/bin/tring-record: $([ -e "$PREFIX/bin/tring-record" ] && echo yes || echo no)): removing it first"
+	t "a tring installed before the test is removed (make uninstall)" \
+		logged "$out/uninstall-before.log" make -C "$top" -s uninstall PREFIX="$PREFIX"
+	if [ -d /var/lib/dkms/tring ] || [ -e "$PREFIX/bin/tring-record" ]; then
+		ok 1 "no tring is left installed before the test"
+		finish
+	fi
 fi
 snapshot >"$out/before.txt"
 installed=0
 undo() {
 	[ "$installed" = 1 ] && make -C "$top" -s uninstall PREFIX="$PREFIX" >>"$out/uninstall.log" 2>&1
+	installed=0
 }
 trap undo EXIT
+trap 'undo; exit 130' INT TERM HUP
 
 s=$(date +%s)
 installed=1
