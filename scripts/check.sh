@@ -4,7 +4,8 @@
 # make check: every test of tring, on four kernels.
 #
 #  1. setup       Debian packages (idempotent), the cached debug kernels
-#  2. static      checkpatch --strict, sparse, kernel-doc
+#  2. static      checkpatch --strict, sparse, kernel-doc, a changed
+#                 tracepoint prototype leaves its event out
 #  3. twin        the buffer core built in user space: unit, stress,
 #                 ASan+UBSan, TSan (tools/testing/tring)
 #  4. tools       tring-record's unit tests (tools/tring)
@@ -186,6 +187,8 @@ static_checks() {
 	for k in 6.1 6.12; do
 		one static "sparse-$k" sparse_clean "$(guest_kernel "$k" | cut -d' ' -f2)"
 	done
+	one static proto-mismatch "$top/scripts/proto-mismatch.sh" \
+		"$(guest_kernel 6.1 | cut -d' ' -f2)"
 }
 want static && static_checks
 

@@ -358,6 +358,18 @@ struct tring_buffer *tring_default_buffer(void);
 const struct tring_event_desc *tring_default_event(unsigned int id);
 
 /*
+ * Ids other modules may give events of their own in the default buffer
+ * (tring_default_events_add()); they fit the compact record header.
+ */
+#define TRING_ID_MODULE_FIRST	2
+#define TRING_ID_MODULE_LAST	4
+
+int tring_default_events_add(const struct tring_event_desc *evs,
+			     unsigned int n);
+void tring_default_events_remove(const struct tring_event_desc *evs,
+				 unsigned int n);
+
+/*
  * Reading, for kernel consumers (the debugfs stream files sit on these).
  * Calls on one CPU's ring must be serialized by the caller.
  */

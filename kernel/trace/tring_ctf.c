@@ -9,10 +9,13 @@
  * stream file per CPU is a CTF trace that babeltrace2 reads unaided.
  */
 #include <linux/ctype.h>
+#include <linux/fs.h>
 #include <linux/math64.h>
+#include <linux/mutex.h>
 #include <linux/seq_file.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
+#include <linux/uuid.h>
 
 #include "tring_events.h"
 
@@ -140,12 +143,28 @@ static void tring_ctf_field(struct seq_file *m,
 	}
 }
 
+/* The name of a layout many events share, or NULL. */
+static const char *tring_ctf_shared(const struct tring_event_desc *ev)
+{
+	const struct tring_struct_name *sn;
+
+	for (sn = tring_sys_structs; sn->name; sn++)
+		if (sn->fields == ev->fields)
+			return sn->name;
+	return NULL;
+}
+
 static void tring_ctf_event(struct seq_file *m, const struct tring_event_desc *ev)
 {
+	const char *shared = tring_ctf_shared(ev);
 	unsigned int i;
 
 	seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n",
 		   ev->name, ev->id);
+	if (shared) {
+		seq_printf(m, "\tfields := struct %s;\n};\n\n", shared);
+		return;
+	}
 	if (ev->fields[0].name) {
 		seq_puts(m, "\tfields := struct {\n");
 		for (i = 0; ev->fields[i].name; i++)
@@ -153,6 +172,22 @@ static void tring_ctf_event(struct seq_file *m, const struct tring_event_desc *e
 		seq_puts(m, "\t};\n");
 	}
 	seq_puts(m, "};\n\n");
+}
+
+/* The layouts many events share, as named CTF structs. */
+static void tring_ctf_shared_structs(struct seq_file *m)
+{
+	const struct tring_struct_name *sn;
+	struct tring_event_desc ev = { .size = sizeof(u64) * 6 };
+	unsigned int i;
+
+	for (sn = tring_sys_structs; sn->name; sn++) {
+		ev.fields = sn->fields;
+		seq_printf(m, "struct %s {\n", sn->name);
+		for (i = 0; sn->fields[i].name; i++)
+			tring_ctf_field(m, &ev, i);
+		seq_puts(m, "};\n\n");
+	}
 }
 
 /* The two records that carry no event: readers skip them. */
@@ -184,8 +219,9 @@ static const char tring_ctf_types[] =
 	"typealias integer { size = 16; align = 8; signed = true; } := int16_t;\n"
 	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
 	"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
-	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n\n"
-	"trace {\n"
+	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n\n";
+
+static const char tring_ctf_trace[] =
 	"\tmajor = 1;\n"
 	"\tminor = 8;\n"
 	"\tbyte_order = le;\n"
@@ -228,6 +264,42 @@ static const char tring_ctf_stream[] =
 	"\tpacket.context := struct packet_context;\n"
 	"};\n\n";
 
+/* What the metadata's env says about the tracer. */
+#define TRING_TRACER_MAJOR	1
+#define TRING_TRACER_MINOR	1
+#define TRING_TRACER_PATCHLEVEL	0
+
+#define TRING_BOOT_ID_FILE	"/proc/sys/kernel/random/boot_id"
+
+/*
+ * This boot's id, as the kernel shows it in TRING_BOOT_ID_FILE: the
+ * clock's uuid, so traces of one boot merge. Read once, from the first
+ * reader of a metadata file; "" if it cannot be read.
+ */
+static const char *tring_boot_id(void)
+{
+	static DEFINE_MUTEX(lock);
+	static char id[UUID_STRING_LEN + 1];
+	static bool done;
+	struct file *f;
+	loff_t pos = 0;
+	ssize_t n;
+
+	mutex_lock(&lock);
+	if (!done) {
+		f = filp_open(TRING_BOOT_ID_FILE, O_RDONLY, 0);
+		if (!IS_ERR(f)) {
+			n = kernel_read(f, id, UUID_STRING_LEN, &pos);
+			if (n != UUID_STRING_LEN || !uuid_is_valid(id))
+				id[0] = '\0';
+			filp_close(f, NULL);
+		}
+		done = true;
+	}
+	mutex_unlock(&lock);
+	return id;
+}
+
 static void tring_ctf_clock(struct seq_file *m, unsigned int clock)
 {
 	bool mono = clock == TRING_CLOCK_MONO;
@@ -246,6 +318,8 @@ static void tring_ctf_clock(struct seq_file *m, unsigned int clock)
 	}
 	seq_printf(m, "clock {\n\tname = \"%s\";\n\tdescription = \"%s\";\n",
 		   name, mono ? "ktime_get_mono_fast_ns()" : "trace_clock_local()");
+	if (*tring_boot_id())
+		seq_printf(m, "\tuuid = \"%s\";\n", tring_boot_id());
 	seq_printf(m, "\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %d;\n\tabsolute = false;\n};\n\n",
 		   sec, rem);
 	seq_printf(m, "typealias integer { size = 27; align = 1; signed = false; map = clock.%s.value; } := uint27_clock_t;\n",
@@ -273,22 +347,38 @@ void tring_ctf_metadata(struct seq_file *m, const struct tring_buffer_attr *attr
 {
 	const struct new_utsname *u = utsname();
 	unsigned int i;
+	uuid_t uuid;
 
+	/* A new trace each time a recording reads the metadata. */
+	uuid_gen(&uuid);
 	seq_puts(m, tring_ctf_types);
+	seq_printf(m, "trace {\n\tuuid = \"%pUb\";\n", &uuid);
+	seq_puts(m, tring_ctf_trace);
 	seq_puts(m, "env {\n\tdomain = \"kernel\";\n");
-	/* Host names and releases are set by root, but may hold anything. */
+	/*
+	 * The reading task's UTS namespace names the host. Host names and
+	 * releases are set by root, but may hold anything.
+	 */
 	tring_ctf_string(m, "sysname", u->sysname);
 	tring_ctf_string(m, "hostname", u->nodename);
 	tring_ctf_string(m, "kernel_release", u->release);
-	seq_puts(m, "\ttracer_name = \"tring\";\n\ttracer_major = 1;\n\ttracer_minor = 0;\n");
+	tring_ctf_string(m, "kernel_version", u->version);
+	seq_printf(m, "\ttracer_name = \"tring\";\n\ttracer_major = %d;\n\ttracer_minor = %d;\n\ttracer_patchlevel = %d;\n",
+		   TRING_TRACER_MAJOR, TRING_TRACER_MINOR,
+		   TRING_TRACER_PATCHLEVEL);
 	tring_ctf_string(m, "buffer", attr->name && *attr->name ? attr->name : "default");
 	seq_puts(m, "};\n\n");
 	tring_ctf_clock(m, attr->clock);
 	seq_puts(m, tring_ctf_stream);
 	tring_ctf_event(m, &tring_padding_event);
 	tring_ctf_event(m, &tring_nop_event);
+	tring_ctf_shared_structs(m);
 	for (i = 0; i < attr->nr_events; i++)
-		tring_ctf_event(m, &attr->events[i]);
+		if (attr->events[i].name)
+			tring_ctf_event(m, &attr->events[i]);
+	/* The default buffer: also the events modules added to it. */
+	if (attr->events == tring_builtin_events)
+		tring_module_events_show(m, tring_ctf_event);
 }
 
 /**

@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring: the default buffer's events. Probes attached to the kernel's
- * own tracepoints write them in place with tring_reserve()/commit().
+ * tring: the default buffer's events, one row each in
+ * tring_event_table.h, expanded here. Probes attached to the kernel's
+ * own tracepoints write them in place with tring_reserve()/commit();
+ * system call entries are one event per call of the kernel's own table.
  *
  * /sys/kernel/debug/tring/
  *   events/enable                   1/0: every event (reads X if mixed)
@@ -9,6 +11,7 @@
  *   events/<group>/<event>/enable   one event
  *   events/<group>/<event>/id       its id in the trace
  *   events/<group>/<event>/format   its payload's fields
+ *   events/syscalls/syscall_entry/{enable,format}   the sys_<name> events
  *   trace_marker                    a write becomes a tring:marker event
  *
  * Enabling registers the probe with tracepoint_probe_register();
@@ -17,181 +20,97 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/blkdev.h>
+#include <linux/blktrace_api.h>
 #include <linux/build_bug.h>
+#include <linux/compat.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
 #include <linux/interrupt.h>
 #include <linux/mutex.h>
+#include <linux/netdevice.h>
 #include <linux/rcupdate.h>
+#include <linux/sched/prio.h>
 #include <linux/seq_file.h>
 #include <linux/slab.h>
 #include <linux/tracepoint.h>
 #include <linux/uaccess.h>
 #include <asm/syscall.h>
 
+#include <trace/events/block.h>
 #include <trace/events/irq.h>
+#include <trace/events/kmem.h>
+#include <trace/events/net.h>
+#include <trace/events/power.h>
 #include <trace/events/sched.h>
 #include <trace/events/syscalls.h>
+#include <trace/events/timer.h>
 
 #include "tring_events.h"
 
-#define TRING_EVF(st, f, t)	TRING_FIELD(struct tring_ev_##st, f, t)
-#define TRING_EVTAIL(st, f, t)	TRING_FIELD_TAIL(struct tring_ev_##st, f, t)
-#define TRING_EVDESC(grp, nm, idv, st, flds) {					\
-	.group = #grp, .name = #nm, .id = (idv),			\
-	.size = sizeof(struct st), .fields = (flds),			\
-}
+/* Helpers the table's field expressions use. */
 
-static const struct tring_field tring_marker_fields[] = {
-	TRING_EVF(marker, tid, S32),
-	TRING_EVTAIL(marker, text, STRING),
-	{ }
-};
-
-static const struct tring_field tring_test_fields[] = {
-	TRING_FIELD(struct tring_test_payload, seq, U64),
-	TRING_FIELD(struct tring_test_payload, cpu, U32),
-	TRING_FIELD(struct tring_test_payload, data_len, U32),
-	TRING_FIELD_TAIL(struct tring_test_payload, data, BYTES),
-	{ }
-};
-
-static const struct tring_field tring_stress_fields[] = {
-	TRING_FIELD(struct tring_stress_payload, seq, U64),
-	TRING_FIELD(struct tring_stress_payload, cpu, U32),
-	TRING_FIELD(struct tring_stress_payload, ctx, U16),
-	TRING_FIELD(struct tring_stress_payload, data_len, U16),
-	TRING_FIELD(struct tring_stress_payload, check, U64),
-	TRING_FIELD_TAIL(struct tring_stress_payload, data, BYTES),
-	{ }
-};
-
-static const struct tring_field tring_sched_switch_fields[] = {
-	TRING_EVF(sched_switch, prev_comm, CHARS),
-	TRING_EVF(sched_switch, prev_tid, S32),
-	TRING_EVF(sched_switch, prev_prio, S32),
-	TRING_EVF(sched_switch, prev_state, U32),
-	TRING_EVF(sched_switch, next_comm, CHARS),
-	TRING_EVF(sched_switch, next_tid, S32),
-	TRING_EVF(sched_switch, next_prio, S32),
-	{ }
-};
-
-static const struct tring_field tring_sched_wakeup_fields[] = {
-	TRING_EVF(sched_wakeup, comm, CHARS),
-	TRING_EVF(sched_wakeup, tid, S32),
-	TRING_EVF(sched_wakeup, prio, S32),
-	TRING_EVF(sched_wakeup, target_cpu, S32),
-	{ }
-};
-
-static const struct tring_field tring_fork_fields[] = {
-	TRING_EVF(sched_process_fork, parent_comm, CHARS),
-	TRING_EVF(sched_process_fork, parent_tid, S32),
-	TRING_EVF(sched_process_fork, child_comm, CHARS),
-	TRING_EVF(sched_process_fork, child_tid, S32),
-	{ }
-};
-
-static const struct tring_field tring_exec_fields[] = {
-	TRING_EVF(sched_process_exec, tid, S32),
-	TRING_EVF(sched_process_exec, old_tid, S32),
-	TRING_EVTAIL(sched_process_exec, filename, STRING),
-	{ }
-};
-
-static const struct tring_field tring_exit_fields[] = {
-	TRING_EVF(sched_process_exit, comm, CHARS),
-	TRING_EVF(sched_process_exit, tid, S32),
-	TRING_EVF(sched_process_exit, prio, S32),
-	{ }
-};
-
-static const struct tring_field tring_irq_entry_fields[] = {
-	TRING_EVF(irq_handler_entry, irq, S32),
-	TRING_EVTAIL(irq_handler_entry, name, STRING),
-	{ }
-};
-
-static const struct tring_field tring_irq_exit_fields[] = {
-	TRING_EVF(irq_handler_exit, irq, S32),
-	TRING_EVF(irq_handler_exit, ret, S32),
-	{ }
-};
-
-static const struct tring_field tring_softirq_fields[] = {
-	TRING_EVF(softirq, vec, U32),
-	{ }
-};
-
-static const struct tring_field tring_sys_enter_fields[] = {
-	TRING_EVF(sys_enter, id, S64),
-	{ .name = "arg0", .type = TRING_FIELD_U64, .offset = 8 },
-	{ .name = "arg1", .type = TRING_FIELD_U64, .offset = 16 },
-	{ .name = "arg2", .type = TRING_FIELD_U64, .offset = 24 },
-	{ .name = "arg3", .type = TRING_FIELD_U64, .offset = 32 },
-	{ .name = "arg4", .type = TRING_FIELD_U64, .offset = 40 },
-	{ .name = "arg5", .type = TRING_FIELD_U64, .offset = 48 },
-	{ }
-};
-
-static const struct tring_field tring_sys_exit_fields[] = {
-	TRING_EVF(sys_exit, id, S64),
-	TRING_EVF(sys_exit, ret, S64),
-	{ }
-};
-
-/* Every event the default buffer can hold: its metadata. */
-const struct tring_event_desc tring_builtin_events[] = {
-	TRING_EVDESC(tring, marker, TRING_EV_MARKER, tring_ev_marker,
-		     tring_marker_fields),
-	TRING_EVDESC(tring_test, test, TRING_EV_TEST, tring_test_payload,
-		     tring_test_fields),
-	TRING_EVDESC(tring_test, stress, TRING_EV_STRESS, tring_stress_payload,
-		     tring_stress_fields),
-	TRING_EVDESC(sched, sched_switch, TRING_EV_SCHED_SWITCH, tring_ev_sched_switch,
-		     tring_sched_switch_fields),
-	TRING_EVDESC(sched, sched_wakeup, TRING_EV_SCHED_WAKEUP, tring_ev_sched_wakeup,
-		     tring_sched_wakeup_fields),
-	TRING_EVDESC(sched, sched_process_fork, TRING_EV_SCHED_PROCESS_FORK,
-		     tring_ev_sched_process_fork, tring_fork_fields),
-	TRING_EVDESC(sched, sched_process_exec, TRING_EV_SCHED_PROCESS_EXEC,
-		     tring_ev_sched_process_exec, tring_exec_fields),
-	TRING_EVDESC(sched, sched_process_exit, TRING_EV_SCHED_PROCESS_EXIT,
-		     tring_ev_sched_process_exit, tring_exit_fields),
-	TRING_EVDESC(irq, irq_handler_entry, TRING_EV_IRQ_HANDLER_ENTRY,
-		     tring_ev_irq_handler_entry, tring_irq_entry_fields),
-	TRING_EVDESC(irq, irq_handler_exit, TRING_EV_IRQ_HANDLER_EXIT,
-		     tring_ev_irq_handler_exit, tring_irq_exit_fields),
-	TRING_EVDESC(irq, softirq_entry, TRING_EV_SOFTIRQ_ENTRY, tring_ev_softirq,
-		     tring_softirq_fields),
-	TRING_EVDESC(irq, softirq_exit, TRING_EV_SOFTIRQ_EXIT, tring_ev_softirq,
-		     tring_softirq_fields),
-	TRING_EVDESC(raw_syscalls, sys_enter, TRING_EV_SYS_ENTER, tring_ev_sys_enter,
-		     tring_sys_enter_fields),
-	TRING_EVDESC(raw_syscalls, sys_exit, TRING_EV_SYS_EXIT, tring_ev_sys_exit,
-		     tring_sys_exit_fields),
-};
-
-const unsigned int tring_nr_builtin_events = ARRAY_SIZE(tring_builtin_events);
-
-/**
- * tring_default_event - the description of a default buffer's event
- * @id: its id.
- *
- * For kernel code that writes one of these events into a buffer of its
- * own and wants it in that buffer's metadata (struct tring_buffer_attr).
- *
- * Return: the description, or NULL for an unknown id.
- */
-const struct tring_event_desc *tring_default_event(unsigned int id)
+/* prev_state as LTTng reports it: a TASK_REPORT bit, 0 when running. */
+static __always_inline s64 tring_switch_state(bool preempt,
+					      unsigned int prev_state,
+					      struct task_struct *p)
 {
-	if (id < TRING_ID_FIRST_EVENT ||
-	    id - TRING_ID_FIRST_EVENT >= ARRAY_SIZE(tring_builtin_events))
-		return NULL;
-	return &tring_builtin_events[id - TRING_ID_FIRST_EVENT];
+	unsigned int i;
+
+	if (preempt)
+		return TASK_REPORT_MAX;
+	i = __task_state_index(prev_state, p->exit_state);
+	return i ? 1 << (i - 1) : 0;
 }
-EXPORT_SYMBOL_GPL(tring_default_event);
+
+#ifdef CONFIG_BLOCK
+static __always_inline u32 tring_rq_dev(struct request *rq)
+{
+	return rq->q->disk ? disk_devt(rq->q->disk) : 0;
+}
+
+/* LTTng's rwbs bits (lttng-modules, block.h). */
+#define TRING_RWBS_WRITE	BIT(0)
+#define TRING_RWBS_DISCARD	BIT(1)
+#define TRING_RWBS_READ		BIT(2)
+#define TRING_RWBS_RAHEAD	BIT(3)
+#define TRING_RWBS_SYNC		BIT(5)
+#define TRING_RWBS_META		BIT(6)
+#define TRING_RWBS_SECURE	BIT(7)
+#define TRING_RWBS_FLUSH	BIT(8)
+#define TRING_RWBS_FUA		BIT(9)
+#define TRING_RWBS_PREFLUSH	BIT(10)
+
+static u32 tring_rq_op_bits(enum req_op op)
+{
+	switch (op) {
+	case REQ_OP_WRITE:
+		return TRING_RWBS_WRITE;
+	case REQ_OP_DISCARD:
+		return TRING_RWBS_DISCARD;
+	case REQ_OP_SECURE_ERASE:
+		return TRING_RWBS_DISCARD | TRING_RWBS_SECURE;
+	case REQ_OP_FLUSH:
+		return TRING_RWBS_FLUSH;
+	case REQ_OP_READ:
+		return TRING_RWBS_READ;
+	default:
+		return 0;
+	}
+}
+
+static u32 tring_rq_rwbs(struct request *rq)
+{
+	blk_opf_t f = rq->cmd_flags;
+
+	return tring_rq_op_bits(req_op(rq)) |
+	       (f & REQ_RAHEAD ? TRING_RWBS_RAHEAD : 0) |
+	       (f & REQ_SYNC ? TRING_RWBS_SYNC : 0) |
+	       (f & REQ_META ? TRING_RWBS_META : 0) |
+	       (f & REQ_PREFLUSH ? TRING_RWBS_PREFLUSH : 0) |
+	       (f & REQ_FUA ? TRING_RWBS_FUA : 0);
+}
+#endif
 
 /* Longest text a marker, a file name or an irq name is cut to. */
 #define TRING_TEXT_MAX		1024
@@ -241,200 +160,562 @@ static void *tring_reserve_fixed(unsigned int id, unsigned int len,
 	return ret ? NULL : res->data;
 }
 
-#define TRING_RESERVE(id, type, res) \
-	((struct type *)tring_reserve_fixed(id, sizeof(struct type), res))
-
-static void tring_probe_sched_switch(void *data, bool preempt,
-				     struct task_struct *prev,
-				     struct task_struct *next,
-				     unsigned int prev_state)
+/* Reserve an event: @fixed bytes, then @str if not NULL. */
+static __always_inline void *tring_reserve_ev(unsigned int id,
+					      unsigned int fixed,
+					      const char *str,
+					      struct tring_res *res)
 {
-	struct tring_ev_sched_switch *ev;
+	if (!str)
+		return tring_reserve_fixed(id, fixed, res);
+	if (tring_reserve_text(id, fixed, str, strlen(str), res))
+		return NULL;
+	return res->data;
+}
+
+/* Store @n bytes at @p: a payload field. Return: the next field. */
+static __always_inline void *tring_put(void *p, const void *v, size_t n)
+{
+	memcpy(p, v, n);
+	return p + n;
+}
+
+/* A NULL string as the empty one. */
+static __always_inline const char *tring_text(const char *s)
+{
+	return s ?: "";
+}
+
+/*
+ * Each expansion of the table below defines the row macros, and the
+ * field macros for what it makes of the fields; tring_events.h made the
+ * ids. The field macros put their separator first (struct members) or
+ * last (a list of comma expressions ended by a 0).
+ */
+
+/*
+ * The payload structs, written in place at 4-byte alignment; each is
+ * defined in the return type of tring_reserve_<name>(), which reserves
+ * one (and the string that follows it, if any) in the default buffer.
+ */
+#define tf_integer(type, f, e)	TRING_MEMBER_##type(f)
+#define tf_comm(f, t)		; char f[TASK_COMM_LEN]
+#define tf_string(f, e)
+#define tf_none()
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static __always_inline struct tring_ev_##name {			\
+	u8 tring_start[0] __VA_ARGS__;					\
+} __packed *								\
+tring_reserve_##name(const char *str, struct tring_res *res)		\
+{									\
+	return tring_reserve_ev(TRING_EV_##name,			\
+				sizeof(struct tring_ev_##name), str, res); \
+}
+
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	TRING_MOD_EVENT(grp, name, PARAMS(proto), PARAMS(args), __VA_ARGS__)
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef tf_none
+#undef TRING_MOD_EVENT
+
+/* * Their field tables, laid out as the structs are (a local pointer
+ * names the event's struct for TRING_FIELD()).
+ */
+#define tf_integer(type, f, e)	TRING_FIELD(typeof(*cur), f, type),
+#define tf_comm(f, t)		TRING_FIELD(typeof(*cur), f, CHARS),
+#define tf_string(f, e)		TRING_FIELD_TAIL(typeof(*cur), f, STRING),
+#define tf_none()
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static const struct tring_field *tring_fields_##name(void)		\
+{									\
+	const struct tring_ev_##name *cur __maybe_unused;		\
+	static const struct tring_field fields[] = {			\
+		__VA_ARGS__						\
+		{ }							\
+	};								\
+									\
+	return fields;							\
+}
+
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef tf_none
+#undef TRING_MOD_EVENT
+
+/*
+ * tring_write_<name>(args): write one event, filling each field from its
+ * expression; the tracepoints' probes call these, and so can module
+ * code. tring_str_<name>(args) is its trailing string, or NULL.
+ */
+#define tf_integer(type, f, e)
+#define tf_comm(f, t)
+#define tf_string(f, e)		(ts_ = tring_text(e)),
+#define tf_none()
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static __always_inline const char *tring_str_##name(proto)		\
+{									\
+	const char *ts_ = NULL;						\
+									\
+	(void)(__VA_ARGS__ 0);						\
+	return ts_;							\
+}
+
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef TRING_MOD_EVENT
+
+#define tf_integer(type, f, e)	(tp_ = tring_put(tp_, &(type) { (e) }, sizeof(type))),
+#define tf_comm(f, t)		(tp_ = tring_put(tp_, (t)->comm, TASK_COMM_LEN)),
+#define tf_string(f, e)
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static __always_inline void tring_write_##name(proto)			\
+{									\
+	struct tring_res res __uninitialized;				\
+	void *tp_;							\
+									\
+	tp_ = tring_reserve_##name(tring_str_##name(args), &res);	\
+	if (!tp_)							\
+		return;							\
+	(void)(__VA_ARGS__ 0);						\
+	tring_commit(&res);						\
+}
+
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_string
+#undef tf_none
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+
+/*
+ * The probes, with the prototype the table gives. Each is registered
+ * only if the kernel's header declares exactly that prototype for its
+ * tracepoint (TRING_PROTO_OK()); otherwise the event is left out, and
+ * the call of tring_left_out_<name>() in tring_note_left_out() makes the
+ * compiler say so: that call stays only when the check failed.
+ */
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+static void tring_probe_##name(void *data, proto)			\
+{									\
+	tring_write_##name(args);					\
+}									\
+									\
+static noinline int __compiletime_warning(				\
+	"tring: tracepoint " #tp " has another prototype in this "	\
+	"kernel's headers: event " #name " left out")			\
+tring_left_out_##name(void)						\
+{									\
+	barrier();							\
+	return 1;							\
+}
+
+#include "tring_event_table.h"
+#undef TRING_TP_EVENT
+
+/* How many events this build left out. */
+static unsigned int tring_note_left_out(void)
+{
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	(TRING_PROTO_OK(tp, PARAMS(proto)) ? 0 : tring_left_out_##name()),
+	const int left_out[] = {
+#include "tring_event_table.h"
+		0
+	};
+#undef TRING_TP_EVENT
+	unsigned int i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(left_out); i++)
+		n += left_out[i];
+	return n;
+}
+
+#undef TRING_MOD_EVENT
+
+/*
+ * System call entries: sys_<name> for every name in the system call
+ * table of the kernel built against (asm/syscalls_64.h, generated by its
+ * build), with the six raw arguments; the calls below also record their
+ * path argument as text, named as LTTng names it. TRING_SYS_AT_<sym>:
+ * the path is the second argument (the *at() calls), else the first.
+ */
+struct tring_ev_sys_entry {
+	u64 arg0;
+	u64 arg1;
+	u64 arg2;
+	u64 arg3;
+	u64 arg4;
+	u64 arg5;
+} __packed;
+
+/* The three layouts, also named structs in the metadata. */
+static const struct tring_field tring_fields_sys_args[] = {
+	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64),
+	{ }
+};
+
+static const struct tring_field tring_fields_sys_filename[] = {
+	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64),
+	TRING_FIELD_TAIL(struct tring_ev_sys_entry, filename, STRING),
+	{ }
+};
+
+static const struct tring_field tring_fields_sys_pathname[] = {
+	TRING_FIELD(struct tring_ev_sys_entry, arg0, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg1, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg2, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg3, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg4, U64),
+	TRING_FIELD(struct tring_ev_sys_entry, arg5, U64),
+	TRING_FIELD_TAIL(struct tring_ev_sys_entry, pathname, STRING),
+	{ }
+};
+
+const struct tring_struct_name tring_sys_structs[] = {
+	{ "sys_args", tring_fields_sys_args },
+	{ "sys_filename", tring_fields_sys_filename },
+	{ "sys_pathname", tring_fields_sys_pathname },
+	{ }
+};
+
+#define TRING_SYS_FILENAME_sys_open 1
+#define TRING_SYS_FILENAME_sys_openat 1
+#define TRING_SYS_FILENAME_sys_openat2 1
+#define TRING_SYS_FILENAME_sys_execve 1
+#define TRING_SYS_FILENAME_sys_execveat 1
+#define TRING_SYS_FILENAME_sys_newstat 1
+#define TRING_SYS_FILENAME_sys_newlstat 1
+#define TRING_SYS_FILENAME_sys_newfstatat 1
+#define TRING_SYS_FILENAME_sys_statx 1
+#define TRING_SYS_FILENAME_sys_access 1
+#define TRING_SYS_FILENAME_sys_faccessat 1
+#define TRING_SYS_FILENAME_sys_faccessat2 1
+#define TRING_SYS_FILENAME_sys_chdir 1
+#define TRING_SYS_FILENAME_sys_chroot 1
+#define TRING_SYS_FILENAME_sys_chmod 1
+#define TRING_SYS_FILENAME_sys_fchmodat 1
+#define TRING_SYS_FILENAME_sys_chown 1
+#define TRING_SYS_FILENAME_sys_lchown 1
+#define TRING_SYS_FILENAME_sys_fchownat 1
+#define TRING_SYS_FILENAME_sys_mknod 1
+#define TRING_SYS_FILENAME_sys_mknodat 1
+#define TRING_SYS_PATHNAME_sys_creat 1
+#define TRING_SYS_PATHNAME_sys_mkdir 1
+#define TRING_SYS_PATHNAME_sys_mkdirat 1
+#define TRING_SYS_PATHNAME_sys_rmdir 1
+#define TRING_SYS_PATHNAME_sys_unlink 1
+#define TRING_SYS_PATHNAME_sys_unlinkat 1
+#define TRING_SYS_AT_sys_openat 1
+#define TRING_SYS_AT_sys_openat2 1
+#define TRING_SYS_AT_sys_execveat 1
+#define TRING_SYS_AT_sys_newfstatat 1
+#define TRING_SYS_AT_sys_statx 1
+#define TRING_SYS_AT_sys_faccessat 1
+#define TRING_SYS_AT_sys_faccessat2 1
+#define TRING_SYS_AT_sys_fchmodat 1
+#define TRING_SYS_AT_sys_fchownat 1
+#define TRING_SYS_AT_sys_mknodat 1
+#define TRING_SYS_AT_sys_mkdirat 1
+#define TRING_SYS_AT_sys_unlinkat 1
+
+/* Bits 0-1: 1 + the index of the path argument, 0 for none; bit 2: pathname. */
+#define TRING_SYS_PATH_ARG	GENMASK(1, 0)
+#define TRING_SYS_PATHNAME	BIT(2)
+#define TRING_SYS_PATH(sym)						\
+	((__is_defined(TRING_SYS_FILENAME_##sym) +			\
+	  __is_defined(TRING_SYS_PATHNAME_##sym)) *			\
+	 (1 + __is_defined(TRING_SYS_AT_##sym)) +			\
+	 __is_defined(TRING_SYS_PATHNAME_##sym) * TRING_SYS_PATHNAME)
+
+#define __SYSCALL(nr, sym)						\
+	[nr] = TRING_SYS_PATH(sym),
+#define __SYSCALL_NORETURN	__SYSCALL
+static const u8 tring_sys_path[] = {
+#include <asm/syscalls_64.h>
+};
+
+#undef __SYSCALL
+#define __SYSCALL(nr, sym)						\
+	[nr] = #sym,
+static const char *const tring_sys_names[] = {
+#include <asm/syscalls_64.h>
+};
+
+#undef __SYSCALL
+#undef __SYSCALL_NORETURN
+
+#define TRING_NR_SYSCALLS	ARRAY_SIZE(tring_sys_path)
+static_assert(ARRAY_SIZE(tring_sys_names) == TRING_NR_SYSCALLS);
+
+/*
+ * Every event the default buffer can hold, indexed by id minus
+ * TRING_ID_FIRST_EVENT: its metadata. Ids no event has (the modules'
+ * ids, the holes of the system call table) keep a NULL name. The field
+ * tables and the system calls are filled in by tring_events_prepare().
+ */
+#define TRING_MOD_EVENT(grp, nm, proto, args, ...)			\
+	[TRING_EV_##nm - TRING_ID_FIRST_EVENT] = {			\
+		.group = #grp, .name = #nm, .id = TRING_EV_##nm,	\
+		.size = sizeof(struct tring_ev_##nm),			\
+	},
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	TRING_MOD_EVENT(grp, name, PARAMS(proto), PARAMS(args), __VA_ARGS__)
+struct tring_event_desc tring_builtin_events[TRING_EV_SYS_FIRST -
+					     TRING_ID_FIRST_EVENT +
+					     TRING_NR_SYSCALLS] = {
+#include "tring_event_table.h"
+};
+
+#undef TRING_MOD_EVENT
+
+const unsigned int tring_nr_builtin_events = ARRAY_SIZE(tring_builtin_events);
+
+/* The table's events' field tables, by the same index. */
+#define TRING_MOD_EVENT(grp, nm, proto, args, ...)			\
+	[TRING_EV_##nm - TRING_ID_FIRST_EVENT] = tring_fields_##nm,
+static const struct tring_field *(*const tring_field_fns[])(void) = {
+#include "tring_event_table.h"
+};
+
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+#define TRING_DESC(name) \
+	(&tring_builtin_events[TRING_EV_##name - TRING_ID_FIRST_EVENT])
+
+/* Fill in the descriptions of the system call entries. */
+static void tring_prepare_syscalls(void)
+{
+	struct tring_event_desc *ev;
+	unsigned int nr, path;
+
+	for (nr = 0; nr < TRING_NR_SYSCALLS; nr++) {
+		/* A hole in the table: its number is sys_unknown. */
+		if (!strcmp(tring_sys_names[nr], "sys_ni_syscall"))
+			continue;
+		path = tring_sys_path[nr];
+		ev = &tring_builtin_events[TRING_EV_SYS_FIRST -
+					   TRING_ID_FIRST_EVENT + nr];
+		ev->group = "syscalls";
+		ev->name = tring_sys_names[nr];
+		ev->id = TRING_EV_SYS_FIRST + nr;
+		ev->size = sizeof(struct tring_ev_sys_entry);
+		ev->fields = !path ? tring_fields_sys_args :
+			     path & TRING_SYS_PATHNAME ?
+			     tring_fields_sys_pathname :
+			     tring_fields_sys_filename;
+	}
+}
+
+/**
+ * tring_events_prepare - complete the default buffer's event table
+ *
+ * Before anything reads it: the module calls this first.
+ *
+ * Return: 0, or -EINVAL if a description is bad (a bug).
+ */
+int tring_events_prepare(void)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < ARRAY_SIZE(tring_field_fns); i++)
+		if (tring_field_fns[i])
+			tring_builtin_events[i].fields = tring_field_fns[i]();
+	tring_prepare_syscalls();
+	for (i = 0; i < tring_nr_builtin_events; i++) {
+		if (!tring_builtin_events[i].name)
+			continue;
+		ret = tring_event_desc_check(&tring_builtin_events[i]);
+		if (WARN(ret, "bad event description %s\n",
+			 tring_builtin_events[i].name))
+			return ret;
+		if (WARN_ON(tring_builtin_events[i].id != i + TRING_ID_FIRST_EVENT))
+			return -EINVAL;
+	}
+	return 0;
+}
+
+/**
+ * tring_default_event - the description of a default buffer's event
+ * @id: its id.
+ *
+ * For kernel code that writes one of these events into a buffer of its
+ * own and wants it in that buffer's metadata (struct tring_buffer_attr).
+ *
+ * Return: the description, or NULL for an unknown id.
+ */
+const struct tring_event_desc *tring_default_event(unsigned int id)
+{
+	const struct tring_event_desc *ev;
+
+	if (id < TRING_ID_FIRST_EVENT ||
+	    id - TRING_ID_FIRST_EVENT >= ARRAY_SIZE(tring_builtin_events))
+		return NULL;
+	ev = &tring_builtin_events[id - TRING_ID_FIRST_EVENT];
+	return ev->name ? ev : NULL;
+}
+EXPORT_SYMBOL_GPL(tring_default_event);
+
+/* Events other modules added to the default buffer, by id. */
+static DEFINE_MUTEX(tring_mod_events_lock);
+static const struct tring_event_desc *
+tring_mod_events[TRING_ID_MODULE_LAST - TRING_ID_MODULE_FIRST + 1];
+
+static int tring_mod_event_check(const struct tring_event_desc *ev)
+{
+	if (ev->id < TRING_ID_MODULE_FIRST || ev->id > TRING_ID_MODULE_LAST ||
+	    tring_event_desc_check(ev))
+		return -EINVAL;
+	return tring_mod_events[ev->id - TRING_ID_MODULE_FIRST] ? -EBUSY : 0;
+}
+
+/**
+ * tring_default_events_add - describe a module's events in the default buffer
+ * @evs: the descriptions; ids from TRING_ID_MODULE_FIRST to
+ *	TRING_ID_MODULE_LAST. They must stay valid until removed.
+ * @n: entries in @evs.
+ *
+ * The default buffer's metadata describes them from now on, so traces of
+ * the events the module writes there decode. They have no files under
+ * events/: the module writes them itself.
+ *
+ * Context: process.
+ * Return: 0; -EINVAL for a bad description or an id out of range,
+ * -EBUSY for an id in use. Nothing is added on error.
+ */
+int tring_default_events_add(const struct tring_event_desc *evs,
+			     unsigned int n)
+{
+	unsigned int i, j;
+	int ret = 0;
+
+	mutex_lock(&tring_mod_events_lock);
+	for (i = 0; i < n && !ret; i++) {
+		ret = tring_mod_event_check(&evs[i]);
+		for (j = 0; j < i && !ret; j++)
+			if (evs[j].id == evs[i].id)
+				ret = -EINVAL;
+	}
+	for (i = 0; i < n && !ret; i++)
+		tring_mod_events[evs[i].id - TRING_ID_MODULE_FIRST] = &evs[i];
+	mutex_unlock(&tring_mod_events_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(tring_default_events_add);
+
+/**
+ * tring_default_events_remove - undo tring_default_events_add()
+ * @evs: the descriptions added.
+ * @n: entries in @evs.
+ *
+ * Context: process.
+ */
+void tring_default_events_remove(const struct tring_event_desc *evs,
+				 unsigned int n)
+{
+	unsigned int i, k;
+
+	mutex_lock(&tring_mod_events_lock);
+	for (i = 0; i < n; i++)
+		for (k = 0; k < ARRAY_SIZE(tring_mod_events); k++)
+			if (tring_mod_events[k] == &evs[i])
+				tring_mod_events[k] = NULL;
+	mutex_unlock(&tring_mod_events_lock);
+}
+EXPORT_SYMBOL_GPL(tring_default_events_remove);
+
+/**
+ * tring_module_events_show - show the events modules added
+ * @m: where.
+ * @show: called for each.
+ */
+void tring_module_events_show(struct seq_file *m,
+			      void (*show)(struct seq_file *m,
+					   const struct tring_event_desc *ev))
+{
+	unsigned int k;
+
+	mutex_lock(&tring_mod_events_lock);
+	for (k = 0; k < ARRAY_SIZE(tring_mod_events); k++)
+		if (tring_mod_events[k])
+			show(m, tring_mod_events[k]);
+	mutex_unlock(&tring_mod_events_lock);
+}
+
+/* A page per CPU for the path a system call is given. */
+static DEFINE_PER_CPU(char[TRING_TEXT_MAX], tring_sys_path_text);
+
+/* Write sys_<name> for system call @nr: the arguments, maybe a path. */
+static void tring_sys_entry(long nr, const unsigned long *args)
+{
+	struct tring_ev_sys_entry *ev;
 	struct tring_res res __uninitialized;
+	unsigned int path = tring_sys_path[nr] & TRING_SYS_PATH_ARG;
+	unsigned int id = TRING_EV_SYS_FIRST + nr;
+	char *text;
+	long n;
 
-	ev = TRING_RESERVE(TRING_EV_SCHED_SWITCH, tring_ev_sched_switch, &res);
-	if (!ev)
-		return;
-	memcpy(ev->prev_comm, prev->comm, TASK_COMM_LEN);
-	ev->prev_tid = prev->pid;
-	ev->prev_prio = prev->prio;
-	ev->prev_state = prev_state;
-	memcpy(ev->next_comm, next->comm, TASK_COMM_LEN);
-	ev->next_tid = next->pid;
-	ev->next_prio = next->prio;
-	tring_commit(&res);
-}
-
-static void tring_probe_sched_wakeup(void *data, struct task_struct *p)
-{
-	struct tring_ev_sched_wakeup *ev;
-	struct tring_res res __uninitialized;
-
-	ev = TRING_RESERVE(TRING_EV_SCHED_WAKEUP, tring_ev_sched_wakeup, &res);
-	if (!ev)
-		return;
-	memcpy(ev->comm, p->comm, TASK_COMM_LEN);
-	ev->tid = p->pid;
-	ev->prio = p->prio;
-	ev->target_cpu = task_cpu(p);
-	tring_commit(&res);
-}
-
-static void tring_probe_fork(void *data, struct task_struct *parent,
-			     struct task_struct *child)
-{
-	struct tring_ev_sched_process_fork *ev;
-	struct tring_res res __uninitialized;
-
-	ev = TRING_RESERVE(TRING_EV_SCHED_PROCESS_FORK,
-			   tring_ev_sched_process_fork, &res);
-	if (!ev)
-		return;
-	memcpy(ev->parent_comm, parent->comm, TASK_COMM_LEN);
-	ev->parent_tid = parent->pid;
-	memcpy(ev->child_comm, child->comm, TASK_COMM_LEN);
-	ev->child_tid = child->pid;
-	tring_commit(&res);
-}
-
-static void tring_probe_exec(void *data, struct task_struct *p, pid_t old_pid,
-			     struct linux_binprm *bprm)
-{
-	struct tring_ev_sched_process_exec *ev;
-	struct tring_res res __uninitialized;
-
-	if (tring_reserve_text(TRING_EV_SCHED_PROCESS_EXEC, sizeof(*ev),
-			       bprm->filename, strlen(bprm->filename), &res))
-		return;
-	ev = res.data;
-	ev->tid = p->pid;
-	ev->old_tid = old_pid;
-	tring_commit(&res);
-}
-
-static void tring_probe_exit(void *data, struct task_struct *p)
-{
-	struct tring_ev_sched_process_exit *ev;
-	struct tring_res res __uninitialized;
-
-	ev = TRING_RESERVE(TRING_EV_SCHED_PROCESS_EXIT,
-			   tring_ev_sched_process_exit, &res);
-	if (!ev)
-		return;
-	memcpy(ev->comm, p->comm, TASK_COMM_LEN);
-	ev->tid = p->pid;
-	ev->prio = p->prio;
-	tring_commit(&res);
-}
-
-static void tring_probe_irq_entry(void *data, int irq,
-				  struct irqaction *action)
-{
-	struct tring_ev_irq_handler_entry *ev;
-	const char *name = action->name ?: "";
-	struct tring_res res __uninitialized;
-
-	if (tring_reserve_text(TRING_EV_IRQ_HANDLER_ENTRY, sizeof(*ev), name,
-			       strlen(name), &res))
-		return;
-	ev = res.data;
-	ev->irq = irq;
-	tring_commit(&res);
-}
-
-static void tring_probe_irq_exit(void *data, int irq, struct irqaction *action,
-				 int ret)
-{
-	struct tring_ev_irq_handler_exit *ev;
-	struct tring_res res __uninitialized;
-
-	ev = TRING_RESERVE(TRING_EV_IRQ_HANDLER_EXIT, tring_ev_irq_handler_exit,
-			   &res);
-	if (!ev)
-		return;
-	ev->irq = irq;
-	ev->ret = ret;
-	tring_commit(&res);
-}
-
-static void tring_softirq(unsigned int id, unsigned int vec_nr)
-{
-	struct tring_ev_softirq *ev;
-	struct tring_res res __uninitialized;
-
-	ev = TRING_RESERVE(id, tring_ev_softirq, &res);
-	if (!ev)
-		return;
-	ev->vec = vec_nr;
-	tring_commit(&res);
-}
-
-static void tring_probe_softirq_entry(void *data, unsigned int vec_nr)
-{
-	tring_softirq(TRING_EV_SOFTIRQ_ENTRY, vec_nr);
-}
-
-static void tring_probe_softirq_exit(void *data, unsigned int vec_nr)
-{
-	tring_softirq(TRING_EV_SOFTIRQ_EXIT, vec_nr);
+	preempt_disable_notrace();
+	if (!path) {
+		ev = tring_reserve_fixed(id, sizeof(*ev), &res);
+	} else {
+		text = this_cpu_ptr(tring_sys_path_text);
+		/* Without faulting: probes run with preemption disabled. */
+		pagefault_disable();
+		n = strncpy_from_user(text, (const char __user *)args[path - 1],
+				      TRING_TEXT_MAX - 1);
+		pagefault_enable();
+		ev = tring_reserve_text(id, sizeof(*ev), text, max(n, 0L),
+					&res) ? NULL : res.data;
+	}
+	if (ev) {
+		memcpy(ev, args, sizeof(*ev));
+		tring_commit(&res);
+	}
+	preempt_enable_notrace();
 }
 
 static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
-	struct tring_ev_sys_enter *ev;
 	unsigned long args[6];
-	struct tring_res res __uninitialized;
-	int i;
 
-	ev = TRING_RESERVE(TRING_EV_SYS_ENTER, tring_ev_sys_enter, &res);
-	if (!ev)
-		return;
 	syscall_get_arguments(current, regs, args);
-	ev->id = id;
-	for (i = 0; i < 6; i++)
-		ev->args[i] = args[i];
-	tring_commit(&res);
+	if (id < 0 || id >= TRING_NR_SYSCALLS || in_compat_syscall() ||
+	    !tring_builtin_events[TRING_EV_SYS_FIRST - TRING_ID_FIRST_EVENT +
+				  id].name)
+		tring_write_sys_unknown(id, args);
+	else
+		tring_sys_entry(id, args);
 }
-
-static void tring_probe_sys_exit(void *data, struct pt_regs *regs, long ret)
-{
-	struct tring_ev_sys_exit *ev;
-	struct tring_res res __uninitialized;
-
-	ev = TRING_RESERVE(TRING_EV_SYS_EXIT, tring_ev_sys_exit, &res);
-	if (!ev)
-		return;
-	ev->id = syscall_get_nr(current, regs);
-	ev->ret = ret;
-	tring_commit(&res);
-}
-
-/*
- * Each probe must have exactly the prototype the kernel's headers declare
- * for its tracepoint: register_trace_<tp>() is only type-checked here
- * (sizeof does not evaluate it), and -Werror makes a mismatch a build
- * error on whichever kernel changed the prototype.
- */
-#define TRING_PROBE_MATCHES(tp, probe) \
-	static_assert(sizeof(register_trace_##tp(probe, NULL)) == sizeof(int))
-
-TRING_PROBE_MATCHES(sched_switch, tring_probe_sched_switch);
-TRING_PROBE_MATCHES(sched_wakeup, tring_probe_sched_wakeup);
-TRING_PROBE_MATCHES(sched_process_fork, tring_probe_fork);
-TRING_PROBE_MATCHES(sched_process_exec, tring_probe_exec);
-TRING_PROBE_MATCHES(sched_process_exit, tring_probe_exit);
-TRING_PROBE_MATCHES(irq_handler_entry, tring_probe_irq_entry);
-TRING_PROBE_MATCHES(irq_handler_exit, tring_probe_irq_exit);
-TRING_PROBE_MATCHES(softirq_entry, tring_probe_softirq_entry);
-TRING_PROBE_MATCHES(softirq_exit, tring_probe_softirq_exit);
-TRING_PROBE_MATCHES(sys_enter, tring_probe_sys_enter);
-TRING_PROBE_MATCHES(sys_exit, tring_probe_sys_exit);
 
 /**
  * struct tring_source - an event that can be enabled
- * @ev: its description (index into tring_builtin_events).
+ * @group: its group (directory under events/).
+ * @name: its directory in the group.
+ * @desc: its description; NULL for the system call entries, which are
+ *	many events (sys_<name>) written by one probe.
  * @tp_name: the kernel tracepoint it attaches to; NULL for the marker.
  * @probe: the probe.
+ * @proto_ok: the probe has the tracepoint's prototype; false: the event
+ *	is left out on this kernel.
  * @tp: the tracepoint, found at load; NULL if this kernel lacks it.
  * @enabled: the probe is registered (marker: writes are recorded).
  *
@@ -442,29 +723,32 @@ TRING_PROBE_MATCHES(sys_exit, tring_probe_sys_exit);
  * READ_ONCE by trace_marker writers.
  */
 struct tring_source {
-	unsigned int ev;
+	const char *group;
+	const char *name;
+	const struct tring_event_desc *desc;
 	const char *tp_name;
 	void *probe;
+	bool proto_ok;
 	struct tracepoint *tp;
 	bool enabled;
 };
 
-#define TRING_SOURCE(idv, tpn, pr) \
-	{ .ev = (idv) - TRING_ID_FIRST_EVENT, .tp_name = (tpn), .probe = (pr) }
-
+/* The marker first: trace_marker writes check tring_sources[0]. */
 static struct tring_source tring_sources[] = {
-	TRING_SOURCE(TRING_EV_MARKER, NULL, NULL),
-	TRING_SOURCE(TRING_EV_SCHED_SWITCH, "sched_switch", tring_probe_sched_switch),
-	TRING_SOURCE(TRING_EV_SCHED_WAKEUP, "sched_wakeup", tring_probe_sched_wakeup),
-	TRING_SOURCE(TRING_EV_SCHED_PROCESS_FORK, "sched_process_fork", tring_probe_fork),
-	TRING_SOURCE(TRING_EV_SCHED_PROCESS_EXEC, "sched_process_exec", tring_probe_exec),
-	TRING_SOURCE(TRING_EV_SCHED_PROCESS_EXIT, "sched_process_exit", tring_probe_exit),
-	TRING_SOURCE(TRING_EV_IRQ_HANDLER_ENTRY, "irq_handler_entry", tring_probe_irq_entry),
-	TRING_SOURCE(TRING_EV_IRQ_HANDLER_EXIT, "irq_handler_exit", tring_probe_irq_exit),
-	TRING_SOURCE(TRING_EV_SOFTIRQ_ENTRY, "softirq_entry", tring_probe_softirq_entry),
-	TRING_SOURCE(TRING_EV_SOFTIRQ_EXIT, "softirq_exit", tring_probe_softirq_exit),
-	TRING_SOURCE(TRING_EV_SYS_ENTER, "sys_enter", tring_probe_sys_enter),
-	TRING_SOURCE(TRING_EV_SYS_EXIT, "sys_exit", tring_probe_sys_exit),
+	{ .group = "tring", .name = "marker", .desc = TRING_DESC(marker),
+	  .proto_ok = true },
+#define TRING_MOD_EVENT(grp, nm, proto, args, ...)
+#define TRING_TP_EVENT(grp, nm, tpn, proto, args, ...)			\
+	{ .group = #grp, .name = #nm, .desc = TRING_DESC(nm),		\
+	  .tp_name = #tpn, .probe = tring_probe_##nm,			\
+	  .proto_ok = TRING_PROTO_OK(tpn, PARAMS(proto)) },
+#include "tring_event_table.h"
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+	{ .group = "syscalls", .name = "syscall_entry", .tp_name = "sys_enter",
+	  .probe = tring_probe_sys_enter,
+	  .proto_ok = TRING_PROTO_OK(sys_enter,
+				     PARAMS(struct pt_regs *regs, long id)) },
 };
 
 /**
@@ -485,11 +769,6 @@ static struct tring_enable tring_enable_all;
 static struct tring_enable tring_enable_groups[ARRAY_SIZE(tring_sources)];
 static struct tring_enable tring_enable_one[ARRAY_SIZE(tring_sources)];
 
-static const struct tring_event_desc *tring_source_desc(struct tring_source *s)
-{
-	return &tring_builtin_events[s->ev];
-}
-
 /* Set one source; the caller holds tring_events_lock. */
 static int tring_source_set(struct tring_source *s, bool on)
 {
@@ -497,7 +776,7 @@ static int tring_source_set(struct tring_source *s, bool on)
 
 	if (s->enabled == on)
 		return 0;
-	if (s->tp_name && !s->tp)
+	if (s->tp_name && (!s->tp || !s->proto_ok))
 		return -ENODEV;
 	if (s->tp && on)
 		ret = tracepoint_probe_register(s->tp, s->probe, NULL);
@@ -523,10 +802,9 @@ static int tring_sources_set(const char *group, struct tring_source *one,
 	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
 		struct tring_source *s = &tring_sources[i];
 
-		if (one ? s != one :
-		    group && strcmp(tring_source_desc(s)->group, group))
+		if (one ? s != one : group && strcmp(s->group, group))
 			continue;
-		if (!one && s->tp_name && !s->tp)
+		if (!one && s->tp_name && (!s->tp || !s->proto_ok))
 			continue;
 		unregistered |= !on && s->enabled && s->tp;
 		err = tring_source_set(s, on);
@@ -549,8 +827,7 @@ static char tring_sources_state(const char *group, struct tring_source *one)
 	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
 		struct tring_source *s = &tring_sources[i];
 
-		if (one ? s != one :
-		    group && strcmp(tring_source_desc(s)->group, group))
+		if (one ? s != one : group && strcmp(s->group, group))
 			continue;
 		if (s->enabled)
 			any_on = true;
@@ -594,12 +871,43 @@ static const struct file_operations tring_enable_fops = {
 	.llseek	= default_llseek,
 };
 
+/* The source of @ev if it is left out on this kernel, else NULL. */
+static struct tring_source *tring_left_out(const struct tring_event_desc *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tring_sources); i++)
+		if (tring_sources[i].desc == ev && !tring_sources[i].proto_ok)
+			return &tring_sources[i];
+	return NULL;
+}
+
 static int tring_format_show(struct seq_file *m, void *unused)
 {
+	struct tring_source *s = tring_left_out(m->private);
+
 	tring_ctf_format(m, m->private);
+	if (s)
+		seq_printf(m, "note: left out: tracepoint %s has another prototype in the headers tring was built against\n",
+			   s->tp_name);
 	return 0;
 }
 DEFINE_SHOW_ATTRIBUTE(tring_format);
+
+/* syscall_entry/format: every sys_<name> event, one after the other. */
+static int tring_sys_format_show(struct seq_file *m, void *unused)
+{
+	const struct tring_event_desc *ev;
+	unsigned int nr;
+
+	for (nr = 0; nr < TRING_NR_SYSCALLS; nr++) {
+		ev = tring_default_event(TRING_EV_SYS_FIRST + nr);
+		if (ev)
+			tring_ctf_format(m, ev);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tring_sys_format);
 
 static int tring_id_show(struct seq_file *m, void *unused)
 {
@@ -646,7 +954,7 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 		return PTR_ERR(text);
 	len = tring_marker_text_len(text, n, count, &taken);
 	preempt_disable_notrace();
-	ret = tring_reserve_text(TRING_EV_MARKER, sizeof(*ev), text, len, &res);
+	ret = tring_reserve_text(TRING_EV_marker, sizeof(*ev), text, len, &res);
 	if (!ret) {
 		ev = res.data;
 		ev->tid = current->pid;
@@ -691,7 +999,7 @@ static int tring_create_file(const char *name, umode_t mode,
 static struct dentry *tring_event_group_dir(struct dentry *events,
 					    unsigned int i)
 {
-	const char *group = tring_source_desc(&tring_sources[i])->group;
+	const char *group = tring_sources[i].group;
 	struct dentry *dir;
 	int ret;
 
@@ -701,7 +1009,7 @@ static struct dentry *tring_event_group_dir(struct dentry *events,
 	dir = debugfs_create_dir(group, events);
 	if (IS_ERR(dir))
 		return dir;
-	/* The group name lives in the static event table. */
+	/* The group name lives in the static source table. */
 	tring_enable_groups[i].group = group;
 	ret = tring_create_file("enable", 0600, dir, &tring_enable_groups[i],
 				&tring_enable_fops);
@@ -714,6 +1022,22 @@ remove_dir:
 	return ERR_PTR(ret);
 }
 
+/* id and format of event @ev in @dir; the syscalls' one format file. */
+static int tring_add_desc_files(struct dentry *dir,
+				const struct tring_event_desc *ev)
+{
+	int ret;
+
+	if (!ev)
+		return tring_create_file("format", 0400, dir, NULL,
+					 &tring_sys_format_fops);
+	ret = tring_create_file("id", 0400, dir, (void *)ev, &tring_id_fops);
+	if (ret)
+		return ret;
+	return tring_create_file("format", 0400, dir, (void *)ev,
+				 &tring_format_fops);
+}
+
 /*
  * events/<group>/<event>/ of source @i. On error what this call created
  * for the event is removed; a group directory it created stays for the
@@ -722,14 +1046,13 @@ remove_dir:
 static int tring_add_event_files(struct dentry *events, unsigned int i)
 {
 	struct tring_source *s = &tring_sources[i];
-	const struct tring_event_desc *ev = tring_source_desc(s);
 	struct dentry *group, *dir;
 	int ret;
 
 	group = tring_event_group_dir(events, i);
 	if (IS_ERR(group))
 		return PTR_ERR(group);
-	dir = debugfs_create_dir(ev->name, group);
+	dir = debugfs_create_dir(s->name, group);
 	ret = PTR_ERR_OR_ZERO(dir);
 	if (ret)
 		goto put_group;
@@ -738,11 +1061,7 @@ static int tring_add_event_files(struct dentry *events, unsigned int i)
 				&tring_enable_fops);
 	if (ret)
 		goto remove_dir;
-	ret = tring_create_file("id", 0400, dir, (void *)ev, &tring_id_fops);
-	if (ret)
-		goto remove_dir;
-	ret = tring_create_file("format", 0400, dir, (void *)ev,
-				&tring_format_fops);
+	ret = tring_add_desc_files(dir, s->desc);
 	if (ret)
 		goto remove_dir;
 	dput(group);
@@ -769,19 +1088,18 @@ int tring_events_init(struct dentry *root)
 	unsigned int i;
 	int ret;
 
-	for (i = 0; i < tring_nr_builtin_events; i++) {
-		ret = tring_event_desc_check(&tring_builtin_events[i]);
-		if (WARN(ret, "bad event description %s\n",
-			 tring_builtin_events[i].name))
-			return ret;
-		if (WARN_ON(tring_builtin_events[i].id != i + TRING_ID_FIRST_EVENT))
-			return -EINVAL;
-	}
+	i = tring_note_left_out();
+	if (i)
+		pr_warn("%u events left out: their tracepoints changed\n", i);
 	for_each_kernel_tracepoint(tring_find_tp, NULL);
-	for (i = 0; i < ARRAY_SIZE(tring_sources); i++)
-		if (tring_sources[i].tp_name && !tring_sources[i].tp)
+	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
+		if (!tring_sources[i].proto_ok)
+			pr_info("event %s left out: tracepoint %s has another prototype\n",
+				tring_sources[i].name, tring_sources[i].tp_name);
+		else if (tring_sources[i].tp_name && !tring_sources[i].tp)
 			pr_info("no tracepoint %s in this kernel\n",
 				tring_sources[i].tp_name);
+	}
 
 	tring_events_dir = debugfs_create_dir("events", root);
 	if (IS_ERR(tring_events_dir))

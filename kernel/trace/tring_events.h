@@ -9,97 +9,46 @@
 #include <linux/sched.h>
 #include <linux/tring.h>
 
-#include "tring_test.h"
-
-/* Event ids of the default buffer; all fit the compact header. */
-enum tring_event_id {
-	TRING_EV_MARKER = TRING_ID_FIRST_EVENT,
-	TRING_EV_TEST = TRING_TEST_EVENT_ID,
-	TRING_EV_STRESS = TRING_STRESS_EVENT_ID,
-	TRING_EV_SCHED_SWITCH,
-	TRING_EV_SCHED_WAKEUP,
-	TRING_EV_SCHED_PROCESS_FORK,
-	TRING_EV_SCHED_PROCESS_EXEC,
-	TRING_EV_SCHED_PROCESS_EXIT,
-	TRING_EV_IRQ_HANDLER_ENTRY,
-	TRING_EV_IRQ_HANDLER_EXIT,
-	TRING_EV_SOFTIRQ_ENTRY,
-	TRING_EV_SOFTIRQ_EXIT,
-	TRING_EV_SYS_ENTER,
-	TRING_EV_SYS_EXIT,
-};
+#include "tring_event_gen.h"
 
 /*
- * Payloads, written in place at 4-byte alignment (hence __packed). Fields
- * follow each other without holes (checked at load).
+ * Event ids of the default buffer: after the ids modules may use
+ * (TRING_ID_MODULE_FIRST..LAST), one per row of tring_event_table.h in
+ * its order, then one per system call number (TRING_EV_SYS_FIRST + nr).
  */
-struct tring_ev_marker {
-	s32 tid;
-	/* then the text, NUL-terminated */
-} __packed;
+#define TRING_MOD_EVENT(grp, name, proto, args, ...) TRING_EV_##name,
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...) TRING_EV_##name,
+enum tring_event_id {
+	TRING_EV_BEFORE_FIRST = TRING_ID_MODULE_LAST,
+#include "tring_event_table.h"
+	TRING_EV_SYS_FIRST,
+};
 
-struct tring_ev_sched_switch {
-	char prev_comm[TASK_COMM_LEN];
-	s32 prev_tid;
-	s32 prev_prio;
-	u32 prev_state;
-	char next_comm[TASK_COMM_LEN];
-	s32 next_tid;
-	s32 next_prio;
-} __packed;
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
 
-struct tring_ev_sched_wakeup {
-	char comm[TASK_COMM_LEN];
-	s32 tid;
-	s32 prio;
-	s32 target_cpu;
-} __packed;
+/* The frequent events (up to this row) fit the compact record header. */
+static_assert(TRING_EV_power_cpu_frequency < TRING_ID_EXTENDED);
 
-struct tring_ev_sched_process_fork {
-	char parent_comm[TASK_COMM_LEN];
-	s32 parent_tid;
-	char child_comm[TASK_COMM_LEN];
-	s32 child_tid;
-} __packed;
-
-struct tring_ev_sched_process_exec {
-	s32 tid;
-	s32 old_tid;
-	/* then the file name, NUL-terminated */
-} __packed;
-
-struct tring_ev_sched_process_exit {
-	char comm[TASK_COMM_LEN];
-	s32 tid;
-	s32 prio;
-} __packed;
-
-struct tring_ev_irq_handler_entry {
-	s32 irq;
-	/* then the handler's name, NUL-terminated */
-} __packed;
-
-struct tring_ev_irq_handler_exit {
-	s32 irq;
-	s32 ret;
-} __packed;
-
-struct tring_ev_softirq {
-	u32 vec;
-} __packed;
-
-struct tring_ev_sys_enter {
-	s64 id;
-	u64 args[6];
-} __packed;
-
-struct tring_ev_sys_exit {
-	s64 id;
-	s64 ret;
-} __packed;
-
-extern const struct tring_event_desc tring_builtin_events[];
+extern struct tring_event_desc tring_builtin_events[];
 extern const unsigned int tring_nr_builtin_events;
+
+/**
+ * struct tring_struct_name - a field layout many events share
+ * @name: its name in the CTF metadata (struct <name>).
+ * @fields: the fields, as in struct tring_event_desc.
+ */
+struct tring_struct_name {
+	const char *name;
+	const struct tring_field *fields;
+};
+
+/* The system call entries' layouts; ends with a NULL name. */
+extern const struct tring_struct_name tring_sys_structs[];
+
+void tring_module_events_show(struct seq_file *m,
+			      void (*show)(struct seq_file *m,
+					   const struct tring_event_desc *ev));
 
 struct seq_file;
 struct dentry;
@@ -110,6 +59,7 @@ void tring_ctf_format(struct seq_file *m, const struct tring_event_desc *ev);
 int tring_event_desc_check(const struct tring_event_desc *ev);
 
 /* tring_events.c */
+int tring_events_prepare(void);
 int tring_events_init(struct dentry *root);
 void tring_events_exit(void);
 

@@ -243,7 +243,15 @@ static int tring_add_knobs(void)
 
 static int __init tring_init(void)
 {
-	const struct tring_buffer_attr attr = {
+	struct tring_buffer_attr attr;
+	struct tring_buffer *buf;
+	int ret;
+
+	/* Fills the event table, which the default buffer describes. */
+	ret = tring_events_prepare();
+	if (ret)
+		return ret;
+	attr = (struct tring_buffer_attr) {
 		.name = "",
 		.subbuf_size = subbuf_size,
 		.subbuf_count = subbuf_count,
@@ -252,9 +260,6 @@ static int __init tring_init(void)
 		.events = tring_builtin_events,
 		.nr_events = tring_nr_builtin_events,
 	};
-	struct tring_buffer *buf;
-	int ret;
-
 	buf = tring_buffer_alloc(&attr);
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);

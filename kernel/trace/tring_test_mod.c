@@ -57,6 +57,37 @@ struct tring_test_batch {
 
 static struct tring_test_batch tring_test_last;
 
+/*
+ * The events this module writes: added to the default buffer's metadata
+ * while it is loaded, and declared by the instances it creates.
+ */
+static const struct tring_field tring_test_fields[] = {
+	TRING_FIELD(struct tring_test_payload, seq, U64),
+	TRING_FIELD(struct tring_test_payload, cpu, U32),
+	TRING_FIELD(struct tring_test_payload, data_len, U32),
+	TRING_FIELD_TAIL(struct tring_test_payload, data, BYTES),
+	{ }
+};
+
+static const struct tring_field tring_stress_fields[] = {
+	TRING_FIELD(struct tring_stress_payload, seq, U64),
+	TRING_FIELD(struct tring_stress_payload, cpu, U32),
+	TRING_FIELD(struct tring_stress_payload, ctx, U16),
+	TRING_FIELD(struct tring_stress_payload, data_len, U16),
+	TRING_FIELD(struct tring_stress_payload, check, U64),
+	TRING_FIELD_TAIL(struct tring_stress_payload, data, BYTES),
+	{ }
+};
+
+static const struct tring_event_desc tring_test_events[] = {
+	{ .group = "tring_test", .name = "test", .id = TRING_TEST_EVENT_ID,
+	  .size = sizeof(struct tring_test_payload),
+	  .fields = tring_test_fields },
+	{ .group = "tring_test", .name = "stress", .id = TRING_STRESS_EVENT_ID,
+	  .size = sizeof(struct tring_stress_payload),
+	  .fields = tring_stress_fields },
+};
+
 static void tring_test_fill(u8 *p, unsigned int cpu, unsigned int len, u64 seq)
 {
 	struct tring_test_payload *tp = (void *)p;
@@ -171,7 +202,7 @@ static int tring_test_create(const char *name, unsigned int kb,
 		.subbuf_size = (size_t)kb * 1024,
 		.subbuf_count = count,
 		.flags = overwrite ? TRING_OVERWRITE : 0,
-		.events = tring_default_event(TRING_TEST_EVENT_ID),
+		.events = tring_test_events,
 		.nr_events = 1,
 	};
 	struct tring_buffer *buf;
@@ -302,11 +333,18 @@ static const struct file_operations tring_test_stress_fops = {
 static int __init tring_test_init(void)
 {
 	struct dentry *root;
+	int ret;
 
 	WARN(plant_warn, "tring_test: planted warning (plant_warn=1)\n");
 	root = debugfs_lookup("tring", NULL);
 	if (!root)
 		return -ENODEV;
+	ret = tring_default_events_add(tring_test_events,
+				       ARRAY_SIZE(tring_test_events));
+	if (ret) {
+		dput(root);
+		return ret;
+	}
 	tring_test_dir = debugfs_create_dir("test", root);
 	dput(root);
 	debugfs_create_file("write", 0600, tring_test_dir, NULL,
@@ -326,6 +364,8 @@ static void __exit tring_test_exit(void)
 	for (i = 0; i < TRING_TEST_INSTANCES; i++)
 		if (tring_test_inst[i])
 			tring_buffer_destroy(tring_test_inst[i]);
+	tring_default_events_remove(tring_test_events,
+				    ARRAY_SIZE(tring_test_events));
 }
 
 module_init(tring_test_init);

@@ -76,12 +76,38 @@ check "workload: sched_switch events pair up per CPU" switch_pairs
 
 while read -r pid; do
 	check "workload: fork of child $pid" \
-		grep -qE "sched_process_fork: .* child_tid = $pid }" "$w.bt"
+		grep -qE "sched_process_fork: .* child_tid = $pid, child_pid = $pid }" "$w.bt"
 	check "workload: exec of /bin/sh by $pid" \
 		grep -qE "sched_process_exec: .* tid = $pid, old_tid = $pid, filename = \"/bin/sh\" }" "$w.bt"
 	check "workload: exit of child $pid" \
 		grep -qE "sched_process_exit: .* tid = $pid, " "$w.bt"
 done < <(expected "$w.expect" child)
+
+check "workload: sys_openat of $(expected "$w.expect" openat)" \
+	grep -qE "sys_openat: .* filename = \"$(expected "$w.expect" openat)\" }" "$w.bt"
+check "workload: sys_execve of /bin/sh" \
+	grep -qE "sys_execve: .* filename = \"/bin/sh\" }" "$w.bt"
+check "workload: exit_syscall events carry the id" \
+	grep -qE "exit_syscall: .* id = [0-9]+, ret = -?[0-9]+ }" "$w.bt"
+check "workload: softirq events carry vec" \
+	grep -qE "softirq_entry: .* vec = [0-9] }" "$w.bt"
+check "workload: sched_waking events carry tid and target_cpu" \
+	grep -qE "sched_waking: .* tid = [0-9]+, prio = -?[0-9]+, target_cpu = [0-9]+ }" "$w.bt"
+# The env Trace Compass and babeltrace2 key on.
+meta_has() {
+	grep -qxF "$1" "$w/metadata"
+}
+for kv in 'domain = "kernel";' 'tracer_name = "tring";' \
+	"hostname = \"$(expected "$w.expect" hostname)\";" \
+	"kernel_release = \"$(expected "$w.expect" release)\";" \
+	"uuid = \"$(expected "$w.expect" bootid)\";"; do
+	check "workload: metadata has $kv" meta_has "$(printf '\t%s' "$kv")"
+done
+trace_uuid() {
+	sed -n '/^trace {/,/^}/s/^\tuuid = "\(.*\)";/\1/p' "$1/metadata"
+}
+check "workload: each recording has its own trace uuid" \
+	test -n "$(trace_uuid "$w")" -a "$(trace_uuid "$w")" != "$(trace_uuid "$traces/loss")"
 
 check "workload: babeltrace2 event count = tring's event count" \
 	test "$(bt_events "$w")" = "$(summary_sum "$ws" events)"

@@ -309,7 +309,7 @@ TEST_F_TIMEOUT(slow, enable_disable_while_tracing, 300)
 		EXPECT_EQ('1', val[0]);
 		make_syscalls();
 		after = tu_events_written_all();
-		/* 1000 getppid() calls: at least 2000 sys_enter/sys_exit. */
+		/* 1000 getppid() calls: at least 2000 sys_getppid/exit_syscall. */
 		EXPECT_LE(before + 2000, after);
 		disable_all_exactly(_metadata);
 		fprintf(stderr, "# round %d: %ld events while enabled\n", i,

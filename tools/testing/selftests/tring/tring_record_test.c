@@ -200,7 +200,8 @@ TEST(overwrite_gap_trace)
 	unsigned long written, failed, total = 0;
 	struct tring_status st;
 	struct tring_subbuf sb;
-	char meta[16384], line[128];
+	static char meta[256 * 1024];
+	char line[128];
 	struct saved sv = { };
 	struct tu_stream s;
 	uint64_t pos;

@@ -7,7 +7,8 @@
 # it written next to it: /results/traces/<name>.expect.
 #
 #   workload   events enabled; fork/exec/exit of known children, markers
-#              with known text, sleeps, syscalls
+#              with known text, sleeps, syscalls, a file opened by a known
+#              path; the metadata's host name, release and boot id
 #   loss       a burst of test events into a tiny discard-mode buffer with
 #              no reader: babeltrace2 must report the exact loss
 #   overwrite  the same burst in overwrite mode: lost packets and events
@@ -52,6 +53,12 @@ tring-record -q -o $OUT/workload &
 rec=$!
 echo "tring marker one" >$T/trace_marker
 expect marker "tring marker one"
+expect hostname "$(hostname)"
+expect release "$(uname -r)"
+expect bootid "$(cat /proc/sys/kernel/random/boot_id)"
+known=/tmp/tring-openat-known
+echo known >$known && cat $known >/dev/null
+expect openat $known
 for i in 1 2 3; do
 	/bin/sh -c "exit $i" &
 	pid=$!
