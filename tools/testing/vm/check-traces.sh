@@ -109,6 +109,64 @@ trace_uuid() {
 check "workload: each recording has its own trace uuid" \
 	test -n "$(trace_uuid "$w")" -a "$(trace_uuid "$w")" != "$(trace_uuid "$traces/loss")"
 
+# The statedump: one, whole, naming what existed before the trace.
+sd_count() {
+	grep -c " $1: " "$w.bt"
+}
+check "workload: one lttng_statedump_start" test "$(sd_count lttng_statedump_start)" = 1
+check "workload: one lttng_statedump_end" test "$(sd_count lttng_statedump_end)" = 1
+check "workload: the statedump's events lie between its start and end" \
+	awk '/ lttng_statedump_start: / { s = NR } / lttng_statedump_end: / { e = NR }
+	     / lttng_statedump_(process_state|interrupt|block_device): / { if (!s || e) bad++; n++ }
+	     END { exit !(n > 0 && !bad) }' "$w.bt"
+# tid name pairs the statedump gave.
+sd_threads() {
+	sed -n 's/.* lttng_statedump_process_state: .* tid = \([0-9]*\), vtid = [0-9]*, pid = [0-9]*, vpid = [0-9]*, ppid = [0-9]*, vppid = [0-9]*, name = "\([^"]*\)", type = [01], mode = 5, submode = 1, status = [0-9]*, cpu = [0-9]* }$/\1 \2/p' "$w.bt" | sort -u
+}
+# Threads listed before and after the recording, by the same name.
+lived() {
+	sort -u "$w.threads-before" >"$w.tb"
+	sort -u "$w.threads-after" | comm -12 "$w.tb" -
+}
+# Workqueue workers show their queue after their name in /proc: tids only.
+missing=$(lived | cut -d' ' -f1 | sort -u | comm -23 - <(sd_threads | cut -d' ' -f1 | sort -u) |
+	head -n 5 | tr '\n' ' ')
+check "workload: the statedump names each of the $(lived | wc -l) threads /proc listed (missing: ${missing:-none})" \
+	test -z "$missing" -a "$(lived | wc -l)" -gt 10
+# A task's name is 15 characters; /proc shows kernel threads' whole.
+missing=$(lived | grep -v '^[0-9]* kworker/' |
+	awk '{ t = $1; sub(/^[0-9]+ /, ""); print t " " substr($0, 1, 15) }' | sort -u |
+	comm -23 - <(sd_threads) | head -n 5 | tr '\n' ';')
+check "workload: the statedump gives each thread its /proc name (differing: ${missing:-none})" \
+	test -z "$missing"
+sd_pid_check() {
+	awk 'function f(k,   v) {
+		v = $0; if (!sub(".* " k " = ", "", v)) return "?"
+		sub(/[,}].*/, "", v); return v
+	}
+	/ lttng_statedump_process_state: / {
+		n++
+		if (f("tid") != f("vtid") || f("pid") != f("vpid") ||
+		    f("ppid") != f("vppid")) bad++
+		if (f("name") == "\"kthreadd\"" && f("type") != 1) bad++
+		if (f("tid") == 1 && f("type") != 0) bad++
+	} END { exit !(n > 0 && !bad) }' "$w.bt"
+}
+check "workload: statedump: vtid = tid, vpid = pid, vppid = ppid; kthreadd a kernel thread, pid 1 a user thread" \
+	sd_pid_check
+# Every interrupt /proc/interrupts lists with a handler.
+missing=$(awk '$1 ~ /^[0-9]+:$/ { sub(/:/, "", $1); print $1 }' "$w.interrupts" | sort -u |
+	comm -23 - <(sed -n 's/.* lttng_statedump_interrupt: .* irq = \([0-9]*\),.*/\1/p' "$w.bt" | sort -u) |
+	tr '\n' ' ')
+check "workload: the statedump names every numbered interrupt /proc/interrupts lists (missing: ${missing:-none})" \
+	test -z "$missing"
+# Every block device, with its device number as the kernel's dev_t.
+while read -r name majmin; do
+	dev=$(( (${majmin%:*} << 20) | ${majmin#*:} ))
+	check "workload: statedump: block device $name ($majmin)" \
+		grep -qE "lttng_statedump_block_device: .* dev = $dev, diskname = \"$name\" }" "$w.bt"
+done <"$w.blockdevs"
+
 check "workload: babeltrace2 event count = tring's event count" \
 	test "$(bt_events "$w")" = "$(summary_sum "$ws" events)"
 check "workload: tring's event count = events the kernel committed" \

@@ -8,7 +8,8 @@
 #
 #   workload   events enabled; fork/exec/exit of known children, markers
 #              with known text, sleeps, syscalls, a file opened by a known
-#              path; the metadata's host name, release and boot id
+#              path; the metadata's host name, release and boot id; the
+#              threads, interrupts and block devices the statedump must name
 #   loss       a burst of test events into a tiny discard-mode buffer with
 #              no reader: babeltrace2 must report the exact loss
 #   overwrite  the same burst in overwrite mode: lost packets and events
@@ -48,6 +49,19 @@ EXPECT=$OUT/workload.expect
 : >"$EXPECT"
 knobs 64 1024 0
 ok $? "workload: buffer configured"
+# What the statedump must name: the threads /proc lists now (those still
+# alive at the end, with the same name, are expected), the interrupts,
+# the block devices. Shell builtins only: no thread is born meanwhile.
+threads() {
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		read -r c 2>/dev/null <"$t/comm" && echo "${t##*/} $c"
+	done
+}
+threads >$OUT/workload.threads-before
+cp /proc/interrupts $OUT/workload.interrupts
+for b in /sys/class/block/*; do
+	[ -e "$b/dev" ] && echo "${b##*/} $(cat "$b/dev")"
+done >$OUT/workload.blockdevs
 echo 1 >$T/events/enable
 tring-record -q -o $OUT/workload &
 rec=$!
@@ -75,6 +89,7 @@ sleep 0.2
 kill -INT $rec
 wait $rec
 ok $? "workload: tring-record exit status"
+threads >$OUT/workload.threads-after
 
 # --- loss (discard mode) and overwrite -------------------------------------
 # burst NAME OVERWRITE: 2000 events into a 4 x 16 KiB buffer, recorded after
