@@ -4,7 +4,9 @@
 # Check, with babeltrace2 on the host, the traces a guest recorded with
 # tools/testing/selftests/tring/tring_trace_test.sh: the trace must be a
 # CTF trace babeltrace2 reads unaided and must hold exactly what the
-# guest did and what tring counted.
+# guest did and what tring counted. Each recording is a directory laid
+# out as an LTTng session's: the trace in DIR/kernel, tring-record's
+# summary in DIR; babeltrace2 is given DIR and finds the trace.
 #
 # usage: check-traces.sh RESULTS_DIR     (the guest's /results)
 # Prints TAP; exit 1 on failure.
@@ -95,7 +97,7 @@ check "workload: sched_waking events carry tid and target_cpu" \
 	grep -qE "sched_waking: .* tid = [0-9]+, prio = -?[0-9]+, target_cpu = [0-9]+ }" "$w.bt"
 # The env Trace Compass and babeltrace2 key on.
 meta_has() {
-	grep -qxF "$1" "$w/metadata"
+	grep -qxF "$1" "$w/kernel/metadata"
 }
 for kv in 'domain = "kernel";' 'tracer_name = "tring";' \
 	"hostname = \"$(expected "$w.expect" hostname)\";" \
@@ -104,7 +106,7 @@ for kv in 'domain = "kernel";' 'tracer_name = "tring";' \
 	check "workload: metadata has $kv" meta_has "$(printf '\t%s' "$kv")"
 done
 trace_uuid() {
-	sed -n '/^trace {/,/^}/s/^\tuuid = "\(.*\)";/\1/p' "$1/metadata"
+	sed -n '/^trace {/,/^}/s/^\tuuid = "\(.*\)";/\1/p' "$1/kernel/metadata"
 }
 check "workload: each recording has its own trace uuid" \
 	test -n "$(trace_uuid "$w")" -a "$(trace_uuid "$w")" != "$(trace_uuid "$traces/loss")"
