@@ -169,6 +169,32 @@ while read -r name majmin; do
 		grep -qE "lttng_statedump_block_device: .* dev = $dev, diskname = \"$name\" }" "$w.bt"
 done <"$w.blockdevs"
 
+# LTTng's own analyses (python3-lttnganalyses) read the trace as an
+# LTTng kernel trace: the session directory's kernel/, the event and
+# field names they key on.
+shell=$(expected "$w.expect" shell)
+lttng_analysis() {
+	local name=$1
+	shift
+	lttng-"$name" --no-progress "$w" >"$w.$name" 2>&1 &&
+		! grep -q "Cannot run analysis\|^Error" "$w.$name" &&
+		grep -qE "$@" "$w.$name"
+}
+check "workload: lttng-cputop reads the trace and names the test's shell ($shell)" \
+	lttng_analysis cputop " \($shell\) "
+# The shell's own section of lttng-syscallstats lists openat.
+shell_openat() {
+	lttng_analysis syscallstats "TID: $shell\)" &&
+		awk -v t="($shell, TID: $shell)" '
+			index($0, t) { s = 1; next }
+			/^-----/ { s = 0 }
+			s && / - openat / { f = 1 }
+			END { exit !f }' "$w.syscallstats"
+}
+check "workload: lttng-syscallstats counts the shell's openat calls" shell_openat
+check "workload: lttng-irqstats counts soft interrupts" \
+	lttng_analysis irqstats "<[A-Z]+_SOFTIRQ> +[0-9]+"
+
 check "workload: babeltrace2 event count = tring's event count" \
 	test "$(bt_events "$w")" = "$(summary_sum "$ws" events)"
 check "workload: tring's event count = events the kernel committed" \

@@ -69,6 +69,7 @@ tring-record -q -o $OUT/workload &
 rec=$!
 echo "tring marker one" >$T/trace_marker
 expect marker "tring marker one"
+expect shell $$
 expect hostname "$(hostname)"
 expect release "$(uname -r)"
 expect bootid "$(cat /proc/sys/kernel/random/boot_id)"
