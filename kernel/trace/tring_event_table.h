@@ -255,6 +255,23 @@ TRING_TP_EVENT(sched, sched_process_free, sched_process_free,
 	       tf_integer(s32, tid, p->pid)
 	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO))
 
+TRING_TP_EVENT(sched, sched_pi_setprio, sched_pi_setprio,
+	       TP_PROTO(struct task_struct *tsk, struct task_struct *pi_task),
+	       TP_ARGS(tsk, pi_task),
+	       tf_comm(comm, tsk)
+	       tf_integer(s32, tid, tsk->pid)
+	       tf_integer(s32, oldprio, tsk->prio - MAX_RT_PRIO)
+	       tf_integer(s32, newprio,
+			  (pi_task ? pi_task->prio : tsk->prio) - MAX_RT_PRIO))
+
+/* net.h: a packet queued to a device (Trace Compass's "send"). */
+TRING_TP_EVENT(net, net_dev_queue, net_dev_queue,
+	       TP_PROTO(struct sk_buff *skb),
+	       TP_ARGS(skb),
+	       tf_integer(u64, skbaddr, (unsigned long)skb)
+	       tf_integer(u32, len, skb->len)
+	       tf_string(name, skb->dev ? skb->dev->name : ""))
+
 /* A system call number this kernel's table has no name for. */
 TRING_MOD_EVENT(syscalls, sys_unknown,
 		TP_PROTO(long id, const unsigned long *args),

@@ -842,18 +842,24 @@ static int tring_source_set(struct tring_source *s, bool on)
 
 /*
  * Enable or disable every source in @group (NULL: all), or just @one.
- * Sources this kernel lacks are skipped when setting several.
+ * Sources this kernel lacks are skipped when setting several. Sources
+ * are enabled in the table's order and disabled in the reverse order, so
+ * that an event ending something (softirq_exit) comes on after the one
+ * beginning it and goes off before it: a trace never shows an end whose
+ * beginning was not traced although the event before it was (LTTng's
+ * analyses stop on a softirq_raise, then softirq_exit, with no entry).
  */
 static int tring_sources_set(const char *group, struct tring_source *one,
 			     bool on)
 {
+	const unsigned int n = ARRAY_SIZE(tring_sources);
 	bool unregistered = false;
 	int ret = 0, err;
-	unsigned int i;
+	unsigned int k;
 
 	mutex_lock(&tring_events_lock);
-	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
-		struct tring_source *s = &tring_sources[i];
+	for (k = 0; k < n; k++) {
+		struct tring_source *s = &tring_sources[on ? k : n - 1 - k];
 
 		if (one ? s != one : group && strcmp(s->group, group))
 			continue;

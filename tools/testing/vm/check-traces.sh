@@ -89,6 +89,12 @@ check "workload: sys_openat of $(expected "$w.expect" openat)" \
 	grep -qE "sys_openat: .* filename = \"$(expected "$w.expect" openat)\" }" "$w.bt"
 check "workload: sys_execve of /bin/sh" \
 	grep -qE "sys_execve: .* filename = \"/bin/sh\" }" "$w.bt"
+check "workload: sys_kill of $(expected "$w.expect" kill) with SIGTERM, by the shell" \
+	grep -qE "sys_kill: .* pid = $(expected "$w.expect" kill), sig = 15 }" "$w.bt"
+check "workload: the shell's echo wrote its 6 bytes: sys_write with count = 6" \
+	grep -qE "sys_write: .* fd = 1, buf = [0-9]+, count = 6 }" "$w.bt"
+check "workload: irq_handler_entry events carry the irq and the handler's name" \
+	grep -qE "irq_handler_entry: .* irq = [0-9]+, name = \"[^\"]+\" }" "$w.bt"
 check "workload: exit_syscall events carry the id" \
 	grep -qE "exit_syscall: .* id = [0-9]+, ret = -?[0-9]+ }" "$w.bt"
 check "workload: softirq events carry vec" \

@@ -85,6 +85,12 @@ done
 ls / >/dev/null
 cat /proc/version >/dev/null
 sleep 0.2
+# A signal, sent by the shell itself (kill is built in).
+sleep 5 &
+pid=$!
+kill -TERM $pid
+wait $pid
+expect kill "$pid"
 echo "tring marker two: spaces, punctuation & symbols!" >$T/trace_marker
 expect marker "tring marker two: spaces, punctuation & symbols!"
 echo 0 >$T/events/enable
