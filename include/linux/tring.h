@@ -541,8 +541,17 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 					 unsigned int id, unsigned int len,
 					 struct tring_res *res)
 {
-	unsigned long need = TRING_EVENT_HEADER_SIZE + tring_payload_room(len);
-	unsigned long old, hlen, addr;
+	/*
+	 * An id past the compact ones takes the 16-byte extended header,
+	 * with the full timestamp: then any time not before the last
+	 * record's will do.
+	 */
+	bool ext = id >= TRING_ID_EXTENDED;
+	unsigned long hlen = ext ? TRING_EVENT_HEADER_EXT_SIZE :
+				   TRING_EVENT_HEADER_SIZE;
+	unsigned long need = hlen + tring_payload_room(len);
+	u64 span = ext ? BIT_ULL(63) : BIT_ULL(TRING_TS_BITS);
+	unsigned long old, addr;
 	struct tring_slot *slot;
 	struct tring_cpu *cb;
 	u64 ts, last;
@@ -550,8 +559,6 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 
 	preempt_disable_notrace();
 	cb = this_cpu_ptr(buf->cpus);
-	if (unlikely(id >= TRING_ID_EXTENDED))
-		goto slow;
 	do {
 		old = local_read(&cb->offset);
 		/*
@@ -567,7 +574,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		barrier();
 		ts = tring_clock_read(cb);
 		last = READ_ONCE(cb->last_ts);
-		if (unlikely(ts - last >= BIT_ULL(TRING_TS_BITS)))
+		if (unlikely(ts - last >= span))
 			goto slow;
 		/*
 		 * The record must end in the sub-buffer the cache describes.
@@ -594,10 +601,17 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	res->cb = cb;
 	res->slot = slot;
 	res->rec = (void *)(addr + old);
-	res->data = res->rec + TRING_EVENT_HEADER_SIZE;
+	res->data = res->rec + hlen;
 	res->pos = old;
 	res->len = need;
-	*(u32 *)res->rec = tring_header_word(id, ts);
+	if (likely(!ext)) {
+		*(u32 *)res->rec = tring_header_word(id, ts);
+	} else {
+		((u32 *)res->rec)[0] = tring_header_word(TRING_ID_EXTENDED, 0);
+		((u32 *)res->rec)[1] = id;
+		/* Records are 4-byte aligned. */
+		memcpy(res->rec + 8, &ts, sizeof(ts));
+	}
 	goto zero_tail;
 slow:
 	/* It writes the record's header, or counts the loss. */

@@ -121,7 +121,7 @@ TRING_TP_EVENT(irq, softirq_raise, softirq_raise,
 TRING_TP_EVENT(syscalls, exit_syscall, sys_exit,
 	       TP_PROTO(struct pt_regs *regs, long ret),
 	       TP_ARGS(regs, ret),
-	       tf_integer(s64, id, syscall_get_nr(current, regs))
+	       tf_integer(s32, id, syscall_get_nr(current, regs))
 	       tf_integer(s64, ret, ret))
 
 /* timer.h */
