@@ -26,6 +26,8 @@
 #
 # Then it reboots (QEMU exits); /results/done says it finished.
 
+# The workloads' arguments (wl_args) are split into words on purpose.
+# shellcheck disable=SC2046
 export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 export HOME=/tmp LANG=C.UTF-8
 R=/results
@@ -337,7 +339,7 @@ up "done"
 # shellcheck disable=SC2046
 pidof lttng-sessiond >/dev/null && kill $(pidof lttng-sessiond)
 rmmod tring_bench tring
-echo done >$R/done
+echo "done" >$R/done
 sync
 umount $R
 echo b >/proc/sysrq-trigger
