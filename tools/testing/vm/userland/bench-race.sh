@@ -229,6 +229,8 @@ run_trace_cmd() {
 		tev=$(grep -cE '^ +.+\[[0-9]+\] ' /tmp/tc.txt)
 		tlost=$(sed -n 's/.*\[\([0-9]*\) EVENTS DROPPED\].*/\1/p; s/.*LOST \([0-9]*\) EVENTS.*/\1/p' /tmp/tc.txt |
 			awk '{ s += $1 } END { print s + 0 }')
+		# The saved stats are taken before the last pages are read.
+		events=$tev
 	fi
 }
 
@@ -242,7 +244,9 @@ run_perf() {
 		-o $O/perf.data storm $(wl_args "$1") >/tmp/perf.log 2>&1; children_cpu))
 	res=$(cat /tmp/storm.res)
 	rcpu=$((c - $(echo "$res" | awk '{ print $4 }')))
-	events=$(sed -n 's/.*(\([0-9]*\) samples).*/\1/p' /tmp/perf.log | tail -n 1)
+	# With -B perf record does not read its file back, so it prints no
+	# sample count: perf report's statistics give it.
+	events=$(perf report --stats -i $O/perf.data 2>/dev/null | awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }')
 	bytes=$(du -sb $O | cut -f1)
 	# perf record's own warnings of lost samples and chunks
 	lost=$(grep -io 'lost [0-9]*' /tmp/perf.log | awk '{ s += $2 } END { print s + 0 }')

@@ -43,7 +43,10 @@ for t in tring lttng trace-cmd perf; do
 	ev=$(awk -v t="$t" '$1 == "race" && $4 == t { print $10 }' "$f")
 	tev=$(awk -v t="$t" '$1 == "race" && $4 == t { print $14 }' "$f")
 	ok "$([ "${ev:-0}" -gt 4000 ] 2>/dev/null; echo $?)" "$t: recorded the storm's 4000 syscall events at least ($ev)"
-	ok "$([ "$ev" = "$tev" ]; echo $?)" "$t: the events it counted ($ev) are the events its trace holds ($tev)"
+	# trace-cmd's saved stats precede its last reads; perf counts from its file.
+	case $t in tring | lttng)
+		ok "$([ "$ev" = "$tev" ]; echo $?)" "$t: the events it counted ($ev) are the events its trace holds ($tev)" ;;
+	esac
 done
 ok "$(grep -qE '^race 1 syscall-1cpu tring .* lost 0 trace_events [0-9]+ trace_lost 0 ' "$f"; echo $?)" "tring lost nothing"
 for wr in lttng_test tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
