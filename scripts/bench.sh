@@ -1,7 +1,8 @@
 #!/bin/bash
 # SPDX-License-Identifier: GPL-2.0
 #
-# make bench: tring against ftrace's ring buffer and relay, side by side.
+# make bench: tring against ftrace's ring buffer and relay, side by side,
+# then the whole pipeline against LTTng, trace-cmd and perf.
 #
 # For each Debian kernel (6.1, 6.12) one guest runs
 # tools/testing/vm/bench-guest.sh: the write side (tring_bench.ko: the
@@ -9,13 +10,18 @@
 # the read side (tring-record and ftrace's own readers draining the same
 # data to tmpfs, against dd). Then the user-space twin gives native
 # figures: ns/event on this CPU and instructions per event (callgrind).
+# Last, scripts/bench-race.sh: the tracer race (tring-record, LTTng,
+# trace-cmd, perf and no tracer on the same events and workloads, one
+# guest per kernel with the host's Debian userland) and the buffer alone
+# against LTTng's lttng-test.
 #
 # Guest timings are software emulation, not native timings: the ratios
 # measured beside each other in one guest run are what carry meaning.
 #
 # Output: a table on stdout and build/bench/bench-<date>.json.
 # Environment: ROUNDS, EVENTS, FILL (see bench-guest.sh), TRING_BENCH_KERNELS
-# (default "6.1 6.12").
+# (default "6.1 6.12"), RACE=0 to leave the race out; the race's own
+# variables: scripts/bench-race.sh --help.
 
 set -euo pipefail
 
@@ -168,8 +174,15 @@ else
 	echo "(the twin's benchmark failed: $OUT/native-$stamp.txt)"
 fi
 
+race_json=$OUT/race-$stamp.json
+: >"$race_json"
+if [ "${RACE:-1}" != 0 ]; then
+	"$top/scripts/bench-race.sh" "$OUT" "$race_json"
+fi
+
 {
-	printf '{"date":"%s","host_cpus":%s,"emulated":true,"results":[' "$stamp" "$(nproc)"
+	printf '{"date":"%s","host_cpus":%s,"emulated":true,"race":[%s],"results":[' "$stamp" "$(nproc)" \
+		"$(paste -sd, "$race_json")"
 	(IFS=,; printf '%s' "${json_items[*]}")
 	printf '],"native":"%s"}\n' "$(sed 's/\\/\\\\/g; s/"/\\"/g' "$OUT/native-$stamp.txt" | tr '\n' '|' | sed 's/|/\\n/g')"
 } >"$json"

@@ -20,7 +20,10 @@
 #  7. userland    make install through DKMS; 6.1 and 6.12 guests with the
 #                 host's real Debian userland: modprobe, tring-record,
 #                 babeltrace2, LTTng/trace-cmd/perf smoke tests; uninstall
-#  8. harness     a planted WARN must fail a guest run; the splat
+#  8. race        the tracer race of make bench with tiny counts (Debian
+#                 6.1, the host's userland, nothing installed): tring,
+#                 LTTng, trace-cmd and perf each record a syscall storm
+#  9. harness     a planted WARN must fail a guest run; the splat
 #                 filter's own test
 #
 # Every step speaks TAP: each result is one "ok"/"not ok" line in its
@@ -282,8 +285,13 @@ if want userland; then
 	tap_run userland userland "$VM/userland/test-userland.sh" "$OUT/userland"
 fi
 
+# --- 8. race: make bench's tracer race, tiny counts --------------------------
+if want race; then
+	say "race: the tracer race of make bench, tiny counts (Debian 6.1)"
+	tap_run race race "$VM/userland/race-smoke.sh" "$OUT/race"
+fi
 
-# --- 8. the harness ----------------------------------------------------------
+# --- 9. the harness ----------------------------------------------------------
 # A planted WARN: every step of the guest succeeds, and the splat check
 # must still fail the run, on that WARN.
 harness_catches_warn() {

@@ -1,0 +1,150 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, part 2: the whole pipeline (tracepoint probe, buffer,
+# recorder writing to tmpfs) of tring against LTTng, trace-cmd and perf,
+# side by side in one guest run per Debian kernel (6.1, 6.12), on the
+# host's own Debian userland (tools/testing/vm/userland/run-guest.sh and
+# bench-race.sh). Nothing is installed on the host: the guest loads the
+# modules this tree built and runs its tring-record.
+#
+# usage: bench-race.sh OUTDIR [JSONFILE]
+# Prints the tables; appends one JSON object per kernel to JSONFILE.
+# Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, BUFKB,
+# SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
+# TRACERS, WORKLOADS (see bench-race.sh); RACE_TIMEOUT (s, default 3600);
+# RACE_REPRINT=1 prints the tables of the results already in OUTDIR
+# without booting a guest.
+
+set -uo pipefail
+
+case ${1:-} in
+-h | --help | "")
+	sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'
+	[ -n "${1:-}" ]
+	exit
+	;;
+esac
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tools/testing/vm/lib.sh"
+out=$1
+json=${2:-}
+kernels=${TRING_BENCH_KERNELS:-6.1 6.12}
+say() { echo "bench: $*" >&2; }
+json_rows=()
+
+make -C "$top" -s tools >/dev/null
+make -C "$top/tools/testing/bench" -s >/dev/null
+
+median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }'; }
+
+# col FILE WORKLOAD TRACER KEY: the values of KEY, one per round
+col() {
+	awk -v w="$2" -v t="$3" -v k="$4" '$1 == "race" && $3 == w && $4 == t {
+		for (i = 5; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
+}
+
+# slow FILE WORKLOAD TRACER: the tracer's slowdown over the baseline (%)
+# per round, each against the same round's untraced run
+slow() {
+	awk -v w="$2" -v t="$3" '$1 == "race" && $3 == w {
+		for (i = 5; i < NF; i++) if ($i == "ns") ns[$4, $2] = $(i + 1)
+		rounds[$2] = 1 }
+		END { for (r in rounds) if (ns["none", r] > 0 && ns[t, r] > 0)
+			printf "%s %.1f\n", r, (ns[t, r] / ns["none", r] - 1) * 100 }' "$1" | sort -n
+}
+
+for series in $kernels; do
+	k=$(guest_kernel "$series") || { say "no Debian $series kernel"; continue; }
+	read -r image kdir <<<"$k"
+	release=${image#/boot/vmlinuz-}
+	guest_modules "$kdir" >/dev/null
+	dir=$out/race-$series
+	f=$dir/results/race.txt
+	if [ "${RACE_REPRINT:-0}" = 1 ]; then
+		[ -f "$f" ] || continue
+	else
+	rm -rf "$dir"
+	mkdir -p "$dir/results"
+	{
+		echo "MODDIR=$(guest_moddir "$kdir")"
+		echo "TOOLS=$B/tools"
+		echo "BENCHTOOLS=$B/bench-tools"
+		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK TRACERS WORKLOADS; do
+			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
+		done
+	} >"$dir/results/env"
+	say "Debian $release: the tracer race (minutes)"
+	"$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+		"${RACE_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-race.sh" || true
+	fi
+	if [ ! -f "$dir/results/done" ]; then
+		say "the $series race guest did not finish: $dir/console.log, $dir/results/guest.log"
+		[ -s "$f" ] || continue
+	fi
+	"$top/tools/testing/vm/splat.sh" "$dir/console.log" >/dev/null 2>&1 ||
+		say "the $series guest kernel reported a problem: $dir/console.log"
+	inf() { sed -n "s/^info $1 //p" "$f"; }
+	rounds=$(awk '$1 == "race" { print $2 }' "$f" | sort -u | grep -c . || true)
+
+	echo
+	echo "== Tracer race: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
+	echo "tring $(inf tring); LTTng $(inf lttng | sed 's/^$/-/'); trace-cmd $(inf trace-cmd); perf $(inf perf)"
+	grep '^race - - ' "$f" | sed 's/^race - - \([^ ]*\) unsupported /\1: not run: /' || true
+	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
+	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
+	echo "Medians of $rounds interleaved rounds. slow%: workload time over the same round's untraced run;"
+	echo "/tring: the tracer's slowdown over tring's, per round, then the median. lost: as the tracer"
+	echo "reports it / as its trace shows it (- not read). rec ms: the recorder's CPU time (LTTng: consumerd)."
+	printf '%-13s %-9s %9s %7s %7s %9s %12s %7s %8s  %s\n' workload tracer 'ms' 'slow%' '/tring' events lost 'B/ev' 'rec ms' 'per-round /tring'
+	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
+		for t in $(awk -v w="$w" '$1 == "race" && $3 == w && $5 == "ns" { print $4 }' "$f" | awk '!s[$0]++' |
+			sort -t: -k1,1 | awk '{ o = index("none tring lttng trace-cmd perf", $1); print o, $1 }' | sort -n | cut -d' ' -f2); do
+			ms=$(col "$f" "$w" "$t" ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
+			sl=$(slow "$f" "$w" "$t" | awk '{ print $2 }' | median)
+			per=$(join <(slow "$f" "$w" "$t") <(slow "$f" "$w" tring) |
+				awk '{ if ($3 != 0) printf "%.2f ", $2 / $3; else printf "- " }')
+			rel=$(echo "$per" | tr ' ' '\n' | grep -v '^-$' | grep . | median || true)
+			ev=$(col "$f" "$w" "$t" events | median)
+			lr=$(col "$f" "$w" "$t" lost | tr '\n' ',' | sed 's/,$//')
+			lt=$(col "$f" "$w" "$t" trace_lost | grep -v '^-$' | tr '\n' ',' | sed 's/,$//')
+			bpe=$(paste <(col "$f" "$w" "$t" bytes) <(col "$f" "$w" "$t" events) |
+				awk '$2 > 0 { print $1 / $2 }' | median)
+			rc=$(col "$f" "$w" "$t" rec_cpu_ns | median | awk '{ printf "%.0f", $1 / 1e6 }')
+			if [ "$t" = none ]; then
+				sl=0 per="" rel="" lr="" bpe=""
+			fi
+			[ "$t" = tring ] && per="" rel=1
+			printf '%-13s %-9s %9s %7s %7s %9s %12s %7s %8s  %s\n' "$w" "$t" "$ms" "${sl:--}" "${rel:--}" \
+				"${ev:--}" "${lr:--}/${lt:--}" "$(printf '%.1f' "${bpe:-0}")" "$rc" "$per"
+			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"slowdown_over_tring\":${rel:-null},\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":${bpe:-null},\"recorder_cpu_ms\":${rc:-null}}")
+		done
+	done
+
+	echo
+	echo "The buffer alone: ns/event, median of rounds. LTTng: lttng-test's /proc write of N events"
+	echo "(its recorder running); tring: tring_bench's loops without and with a draining kthread, and"
+	echo "bench/fill into the default buffer with tring-record running."
+	printf '%-26s %8s %10s %10s %9s\n' writer payload events ns/event '/lttng'
+	lt_ns=$(awk '$1 == "alone" && $3 == "lttng_test" { print $9 / $7 }' "$f" | median)
+	for wr in $(awk '$1 == "alone" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
+		ns=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr && $7 > 0 { print $9 / $7 }' "$f" | median)
+		pl=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $5; exit }' "$f")
+		n=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $7; exit }' "$f")
+		r=$(awk -v a="$ns" -v b="${lt_ns:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+		printf '%-26s %8s %10s %10.1f %9s\n' "$wr" "$pl" "$n" "$ns" "$r"
+		[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"ns_per_event\":$ns}")
+	done
+	grep '^alone - ' "$f" | sed 's/^alone - \([^ ]*\) unsupported /\1: not run: /' || true
+	if [ -n "$json" ]; then
+		(
+			IFS=,
+			printf '{"kernel":"%s","cpus":%s,"emulated":true,"clocksource":"%s","bufkb":%s,"subbufkb":%s,"rounds":%s,' \
+				"$(inf kernel)" "$(inf cpus)" "$(inf clocksource)" "$(inf bufkb)" "$(inf subbufkb)" "$rounds"
+			printf '"peers":{"lttng":"%s","trace-cmd":"%s","perf":"%s"},"race":[%s]}\n' \
+				"$(inf lttng)" "$(inf trace-cmd)" "$(inf perf)" "${json_rows[*]}"
+		) >>"$json"
+	fi
+	json_rows=()
+done

@@ -1,0 +1,194 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * storm: the fixed-work workloads of make bench's tracer race, each
+ * timing itself, so a recorder's start and stop never count.
+ *
+ *   storm syscall N [all]   N getppid() calls on CPU 0, or N on each CPU
+ *                           at once (one process pinned per CPU)
+ *   storm pingpong N        two processes, one per CPU when there are two,
+ *                           pass a byte back and forth through two pipes
+ *                           N times (2N context switches at least)
+ *   storm forkexec N        N times: fork, exec storm itself ("exit"),
+ *                           wait for it
+ *   storm run CMD [ARG]...  run CMD and time it (hackbench)
+ *
+ * Prints one line: "ns <elapsed> cpu_ns <user+sys of the workload and its
+ * children>", to standard output or, when STORM_OUT names a file, there
+ * (so a recorder that runs storm can keep its own output apart). CMD's
+ * own standard output goes to /dev/null.
+ */
+#include <errno.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+static unsigned long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000ULL + ts.tv_nsec;
+}
+
+static void pin(int cpu)
+{
+	cpu_set_t set;
+
+	CPU_ZERO(&set);
+	CPU_SET(cpu, &set);
+	sched_setaffinity(0, sizeof(set), &set);
+}
+
+static void die(const char *what)
+{
+	perror(what);
+	exit(1);
+}
+
+static void reap(void)
+{
+	int status;
+
+	while (wait(&status) > 0)
+		if (!WIFEXITED(status) || WEXITSTATUS(status))
+			exit(1);
+}
+
+static void syscalls(unsigned long n)
+{
+	while (n--)
+		syscall(SYS_getppid);
+}
+
+static void storm_syscall(unsigned long n, int all)
+{
+	long cpus = all ? sysconf(_SC_NPROCESSORS_ONLN) : 1;
+	long c;
+
+	for (c = 0; c < cpus; c++) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			pin(c);
+			syscalls(n);
+			_exit(0);
+		}
+	}
+	reap();
+}
+
+static void storm_pingpong(unsigned long n)
+{
+	int ab[2], ba[2];
+	char c = 0;
+	pid_t pid;
+
+	if (pipe(ab) || pipe(ba))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		pin(sysconf(_SC_NPROCESSORS_ONLN) > 1);
+		while (n--)
+			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
+				_exit(1);
+		_exit(0);
+	}
+	pin(0);
+	while (n--)
+		if (write(ab[1], &c, 1) != 1 || read(ba[0], &c, 1) != 1)
+			die("pipe i/o");
+	reap();
+}
+
+static void storm_forkexec(unsigned long n, const char *self)
+{
+	while (n--) {
+		pid_t pid = fork();
+
+		if (pid < 0)
+			die("fork");
+		if (!pid) {
+			execl(self, self, "exit", (char *)NULL);
+			_exit(127);
+		}
+		reap();
+	}
+}
+
+static void storm_run(char **argv)
+{
+	pid_t pid = fork();
+
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		if (!freopen("/dev/null", "w", stdout))
+			_exit(127);
+		execvp(argv[0], argv);
+		_exit(127);
+	}
+	reap();
+}
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+		"usage: storm syscall N [all] | pingpong N | forkexec N | run CMD [ARG]...\n"
+		"Runs a fixed amount of work and prints \"ns ELAPSED cpu_ns CPU\"\n"
+		"(the workload's and its children's user+sys time), to the file\n"
+		"STORM_OUT names if set.\n"
+		"  syscall N [all]  N getppid() calls on CPU 0, or on each CPU at once\n"
+		"  pingpong N       a byte passed back and forth N times through pipes\n"
+		"  forkexec N       N times fork, exec storm (\"exit\") and wait\n"
+		"  run CMD...       run CMD (e.g. hackbench) and time it\n");
+}
+
+int main(int argc, char **argv)
+{
+	unsigned long long t0, t1;
+	struct rusage ru;
+	unsigned long n;
+
+	if (argc == 2 && !strcmp(argv[1], "exit"))
+		return 0;
+	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
+		usage(stdout);
+		return 0;
+	}
+	if (argc < 3) {
+		usage(stderr);
+		return 2;
+	}
+	n = strtoul(argv[2], NULL, 0);
+	t0 = now_ns();
+	if (!strcmp(argv[1], "syscall"))
+		storm_syscall(n, argc > 3 && !strcmp(argv[3], "all"));
+	else if (!strcmp(argv[1], "pingpong"))
+		storm_pingpong(n);
+	else if (!strcmp(argv[1], "forkexec"))
+		storm_forkexec(n, "/proc/self/exe");
+	else if (!strcmp(argv[1], "run"))
+		storm_run(argv + 2);
+	else {
+		usage(stderr);
+		return 2;
+	}
+	t1 = now_ns();
+	getrusage(RUSAGE_CHILDREN, &ru);
+	if (getenv("STORM_OUT") && !freopen(getenv("STORM_OUT"), "w", stdout))
+		die("STORM_OUT");
+	printf("ns %llu cpu_ns %llu\n", t1 - t0,
+	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
+	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL);
+	return 0;
+}

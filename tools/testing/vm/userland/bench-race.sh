@@ -1,0 +1,349 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of make bench's tracer race (run-guest.sh: the host's Debian
+# userland over 9p): the tree's own modules (insmod, nothing installed)
+# and tring-record against no tracer, LTTng (when lttng-modules loads),
+# trace-cmd and perf, recording the same events into the same per-CPU
+# buffer size, to tmpfs, while fixed-work workloads (storm, hackbench)
+# time themselves. Rounds interleave the tracers, each round starting the
+# rotation one tracer later. Then the buffer alone: LTTng's lttng-test
+# module against tring's writers.
+#
+# /results/env (written by scripts/bench.sh) sets MODDIR, TOOLS,
+# BENCHTOOLS (host paths, visible here through the 9p root), ROUNDS,
+# BUFKB, SUBBUFKB, the workloads' sizes (SYSCALLS, PINGPONG, HB_GROUPS,
+# HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
+# (1: read every trace back to count its events; else the first round's
+# only), and may narrow TRACERS and WORKLOADS (the smoke run).
+# Result lines go to /results/race.txt:
+#
+#   info KEY VALUE...
+#   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
+#	trace_lost N|- bytes N rec_cpu_ns N
+#   race - - TRACER unsupported REASON...
+#   alone ROUND WRITER payload N events N ns N
+#
+# Then it reboots (QEMU exits); /results/done says it finished.
+
+# The workloads' arguments (wl_args) are split into words on purpose.
+# shellcheck disable=SC2046
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C.UTF-8
+R=/results
+# shellcheck disable=SC1091
+. $R/env
+ROUNDS=${ROUNDS:-3}
+BUFKB=${BUFKB:-2048}
+SUBBUFKB=${SUBBUFKB:-64}
+SYSCALLS=${SYSCALLS:-100000}
+PINGPONG=${PINGPONG:-10000}
+HB_GROUPS=${HB_GROUPS:-2}
+HB_LOOPS=${HB_LOOPS:-50}
+FORKS=${FORKS:-200}
+ALONE=${ALONE:-100000}
+CHECK=${CHECK:-0}
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+ln -sfn /proc/self/fd /dev/fd
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+# The tools may lie under /tmp (a CI clone), which the tmpfs hides.
+S=/dev/shm/bin
+mkdir -p $S
+cp "$TOOLS/tring-record" "$BENCHTOOLS/storm" $S/
+mkdir -p /dev/shm/mod
+cp "$MODDIR"/tring.ko "$MODDIR"/tring_bench.ko /dev/shm/mod/
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+exec > >(tee $R/guest.log >/dev/console) 2>&1
+cd /tmp || exit 1
+export PATH=$S:$PATH
+
+OUT=$R/race.txt
+O=/tmp/out
+T=/sys/kernel/debug/tring
+K=$(uname -r)
+NCPU=$(nproc)
+: >$OUT
+
+info() { echo "info $*" >>$OUT; }
+# up WHAT: a progress line with the guest's uptime
+up() { echo "[$(cut -d' ' -f1 /proc/uptime)] $*"; }
+up "userland up"
+info kernel "$K"
+info cpus "$NCPU"
+info clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+info bufkb "$BUFKB"
+info subbufkb "$SUBBUFKB"
+
+insmod /dev/shm/mod/tring.ko || { info error "insmod tring.ko failed"; reboot -f; }
+insmod /dev/shm/mod/tring_bench.ko
+info tring "$(cat /sys/module/tring/version 2>/dev/null || echo tree) (this tree, insmod)"
+info trace-cmd "$(trace-cmd --version 2>/dev/null | awk '/version/ { print $3; exit }') (Debian, unpatched)"
+info perf "$(perf --version | awk '{ print $3 }') (Debian, unpatched)"
+
+# The events, in each tracer's own form.
+TRING_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_process_fork
+sched/sched_process_exec sched/sched_process_exit irq/irq_handler_entry
+irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
+syscalls/syscall_entry syscalls/exit_syscall"
+LTTNG_EVENTS=sched_switch,sched_wakeup,sched_process_fork,sched_process_exec,sched_process_exit,irq_handler_entry,irq_handler_exit,irq_softirq_entry,irq_softirq_exit
+FT_EVENTS="sched:sched_switch sched:sched_wakeup sched:sched_process_fork
+sched:sched_process_exec sched:sched_process_exit irq:irq_handler_entry
+irq:irq_handler_exit irq:softirq_entry irq:softirq_exit raw_syscalls:sys_enter
+raw_syscalls:sys_exit"
+
+# LTTng: Debian's lttng-modules, built by DKMS for 6.1 only.
+TRACERS=${TRACERS:-none tring lttng trace-cmd perf}
+if ! echo "$TRACERS" | grep -qw lttng; then
+	:
+elif modprobe lttng-tracer 2>/tmp/lttng.err && lttng-sessiond --daemonize 2>>/tmp/lttng.err; then
+	info lttng "$(lttng --version | grep -o '[0-9][0-9.]*' | head -n 1) modules $(modinfo -F version lttng-tracer)" \
+		"(Debian, lttng-modules patched by scripts/peers/)"
+else
+	TRACERS=$(echo $TRACERS | sed 's/lttng//')
+	echo "race - - lttng unsupported lttng-modules $(modinfo -F version lttng-tracer 2>/dev/null || echo 2.13.9)" \
+		"does not build for Linux $K" >>$OUT
+fi
+
+up "tracers: $TRACERS"
+
+# The workloads: name and storm arguments.
+WORKLOADS=${WORKLOADS:-syscall-1cpu syscall-all pingpong hackbench forkexec}
+wl_args() {
+	case $1 in
+	syscall-1cpu) echo "syscall $SYSCALLS" ;;
+	syscall-all) echo "syscall $SYSCALLS all" ;;
+	pingpong) echo "pingpong $PINGPONG" ;;
+	hackbench) echo "run hackbench -g $HB_GROUPS -l $HB_LOOPS" ;;
+	forkexec) echo "forkexec $FORKS" ;;
+	esac
+}
+
+# cpu_of PID...: user+sys ns of processes (their threads included)
+cpu_of() {
+	local p t=0 hz
+	hz=$(getconf CLK_TCK)
+	for p in "$@"; do
+		[ -r /proc/$p/stat ] || continue
+		t=$((t + $(sed 's/.*) //' /proc/$p/stat | awk '{ print $12 + $13 }')))
+	done
+	echo $((t * 1000000000 / hz))
+}
+
+# children_cpu: user+sys ns of the reaped children, from bash's times
+children_cpu() {
+	times >/tmp/times
+	tail -n 1 /tmp/times | awk '{
+		n = 0
+		for (i = 1; i <= 2; i++) {
+			split($i, a, "m"); sub("s", "", a[2]); n += a[1] * 60 + a[2]
+		}
+		printf "%d", n * 1e9 }'
+}
+
+# bt_count DIR: "EVENTS DISCARDED" as babeltrace2 reads the CTF trace
+bt_count() {
+	local n
+	n=$(babeltrace2 "$1" 2>/tmp/bt.err | grep -cvE ' tring_padding: | tring_nop: ')
+	echo "$n $(sed -n 's/.*discarded \([0-9]*\) events.*/\1/p' /tmp/bt.err | awk '{ s += $1 } END { print s + 0 }')"
+}
+
+# Each run_TRACER WORKLOAD ROUND sets: res (storm's "ns N cpu_ns N"),
+# events, lost, tev, tlost, bytes, rcpu.
+run_none() {
+	res=$(storm $(wl_args "$1"))
+	events=0 lost=0 tev=- tlost=- bytes=0 rcpu=0
+}
+
+run_tring() {
+	local e pid s
+	rm -rf $O
+	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard -o $O &
+	pid=$!
+	sleep 1
+	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
+	res=$(storm $(wl_args "$1"))
+	echo 0 >$T/events/enable
+	kill -TERM $pid
+	wait $pid
+	s=$O/.tring-record.summary
+	events=$(sed -n 's/^total\.events=//p' $s)
+	lost=$(sed -n 's/^total\.lost=//p' $s)
+	rcpu=$(($(sed -n 's/^user_ns=//p' $s) + $(sed -n 's/^sys_ns=//p' $s)))
+	bytes=$(du -sb --exclude=.tring-record.summary $O | cut -f1)
+	tev=- tlost=-
+	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
+		read -r tev tlost <<<"$(bt_count $O)"
+	fi
+}
+
+run_lttng() {
+	local c0 c1 cons
+	rm -rf $O
+	lttng create race --output=$O >/dev/null &&
+	lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
+		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null &&
+	lttng enable-event -k -c ch "$LTTNG_EVENTS" >/dev/null &&
+	lttng enable-event -k -c ch --syscall -a >/dev/null || { res=; return; }
+	cons=$(pidof lttng-consumerd)
+	c0=$(cpu_of $cons)
+	lttng start >/dev/null
+	res=$(storm $(wl_args "$1"))
+	lttng stop >/tmp/lttng.stop 2>&1
+	cons=$(pidof lttng-consumerd)
+	c1=$(cpu_of $cons)
+	lttng destroy >/dev/null 2>&1
+	rcpu=$((c1 - c0))
+	lost=$(sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p' /tmp/lttng.stop | head -n 1)
+	lost=${lost:-0}
+	bytes=$(du -sb $O | cut -f1)
+	# LTTng reports no count of the events it recorded: the trace's.
+	read -r tev tlost <<<"$(bt_count $O)"
+	events=$tev
+}
+
+run_trace_cmd() {
+	local e args="" c
+	rm -rf $O
+	mkdir -p $O
+	for e in $FT_EVENTS; do args="$args -e $e"; done
+	c=$( (STORM_OUT=/tmp/storm.res trace-cmd record -b "$BUFKB" -o $O/trace.dat $args \
+		storm $(wl_args "$1") >/tmp/tc.log 2>&1; children_cpu))
+	res=$(cat /tmp/storm.res)
+	rcpu=$((c - $(echo "$res" | awk '{ print $4 }')))
+	# The per-CPU stats trace-cmd saved in the file at the end.
+	trace-cmd report --stat -i $O/trace.dat >>/tmp/tc.log 2>&1
+	events=$(awk '/^read events:/ { s += $3 } END { print s + 0 }' /tmp/tc.log)
+	lost=$(awk '/^dropped events:/ { s += $3 } /^overrun:/ { s += $2 } END { print s + 0 }' /tmp/tc.log)
+	bytes=$(du -sb $O | cut -f1)
+	tev=- tlost=-
+	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
+		trace-cmd report -i $O/trace.dat >/tmp/tc.txt 2>/dev/null
+		tev=$(grep -cE '^ +.+\[[0-9]+\] ' /tmp/tc.txt)
+		tlost=$(sed -n 's/.*\[\([0-9]*\) EVENTS DROPPED\].*/\1/p; s/.*LOST \([0-9]*\) EVENTS.*/\1/p' /tmp/tc.txt |
+			awk '{ s += $1 } END { print s + 0 }')
+		# The saved stats are taken before the last pages are read.
+		events=$tev
+	fi
+}
+
+run_perf() {
+	local c evs
+	rm -rf $O
+	mkdir -p $O
+	evs=$(echo $FT_EVENTS | tr ' ' ,)
+	# -B: no build-id pass over the whole file at the end.
+	c=$( (STORM_OUT=/tmp/storm.res perf record -B -N -a -m $((BUFKB / 4)) -e "$evs" \
+		-o $O/perf.data storm $(wl_args "$1") >/tmp/perf.log 2>&1; children_cpu))
+	res=$(cat /tmp/storm.res)
+	rcpu=$((c - $(echo "$res" | awk '{ print $4 }')))
+	# With -B perf record does not read its file back, so it prints no
+	# sample count: perf report's statistics give it.
+	events=$(perf report --stats -i $O/perf.data 2>/dev/null | awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }')
+	bytes=$(du -sb $O | cut -f1)
+	# perf record's own warnings of lost samples and chunks
+	lost=$(grep -io 'lost [0-9]*' /tmp/perf.log | awk '{ s += $2 } END { print s + 0 }')
+	tev=- tlost=-
+	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
+		perf report -D -i $O/perf.data 2>/dev/null >/tmp/perf.txt
+		tlost=$(awk '$0 ~ /PERF_RECORD_LOST(_SAMPLES)? / { for (i = 1; i <= NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }' /tmp/perf.txt)
+		tev=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/perf.txt)
+	fi
+}
+
+# The tracers of TRACERS rotated to start at the Nth.
+rotated() {
+	local n=$1 i=0 first="" rest="" t cnt
+	cnt=$(echo $TRACERS | wc -w)
+	for t in $TRACERS; do
+		if [ $((i % cnt)) -lt $((n % cnt)) ]; then rest="$rest $t"; else first="$first $t"; fi
+		i=$((i + 1))
+	done
+	echo $first $rest
+}
+
+for r in $(seq "$ROUNDS"); do
+	for w in $WORKLOADS; do
+		for t in $(rotated "$r"); do
+			res=
+			up "race $r $w $t"
+			"run_${t//-/_}" "$w" "$r"
+			[ "$r" = 1 ] && cp /tmp/tc.log /tmp/perf.log /tmp/lttng.stop $R/ 2>/dev/null
+			if [ -z "$res" ]; then
+				echo "race $r $w $t FAILED" >>$OUT
+				continue
+			fi
+			echo "race $r $w $t $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_cpu_ns $rcpu" >>$OUT
+			rm -rf $O
+		done
+	done
+done
+
+# --- The buffer alone ---------------------------------------------------------
+# LTTng: lttng-test writes ALONE events of its lttng_test_filter_event
+# (one /proc write, a loop of tracepoint calls) into a session's channel,
+# its consumerd recording. tring: the same count through
+# trace_write_inline() and tring_reserve()/commit() (tring_bench,
+# payload 256 bytes, no reader, and with a kthread draining), and 64-byte
+# events into the default buffer with tring-record running (bench/fill).
+alone_lttng() {
+	local t0 t1 n
+	rm -rf $O
+	lttng create alone --output=$O >/dev/null
+	lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
+		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null
+	lttng enable-event -k -c ch lttng_test_filter_event >/dev/null
+	lttng start >/dev/null
+	t0=$(date +%s%N)
+	echo "$ALONE" >/proc/lttng-test-filter-event
+	t1=$(date +%s%N)
+	lttng stop >/dev/null 2>&1
+	lttng destroy >/dev/null 2>&1
+	n=$(babeltrace2 $O 2>/dev/null | grep -c lttng_test_filter_event)
+	echo "alone $1 lttng_test payload $(( $(du -sb $O/kernel | cut -f1) / (n > 0 ? n : 1) )) events $n ns $((t1 - t0))" >>$OUT
+}
+alone_tring() {
+	local impl=$1 reader=$2 r=$3 res
+	echo "$impl 256 $ALONE 1 $reader 0 1" >$T/bench/run || return
+	res=$(cat $T/bench/run)
+	echo "alone $r ${impl}_reader$reader payload 256 events $ALONE ns $(echo "$res" | awk '{ print $2 * n }' n="$ALONE")" >>$OUT
+}
+alone_fill() {
+	local pid res
+	rm -rf $O
+	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard -o $O &
+	pid=$!
+	sleep 1
+	echo "tring $ALONE 0" >$T/bench/fill
+	res=$(cat $T/bench/fill)
+	kill -TERM $pid
+	wait $pid
+	echo "alone $1 tring_fill_recorded payload 64 events $(echo "$res" | awk '{ print $2 }') ns $(echo "$res" | awk '{ print $6 }') lost $(sed -n 's/^total\.lost=//p' $O/.tring-record.summary)" >>$OUT
+}
+lttng_test=0
+echo "$TRACERS" | grep -q lttng && modprobe lttng-test 2>/dev/null && lttng_test=1
+up "the buffer alone"
+for r in $(seq "$ROUNDS"); do
+	[ $lttng_test = 1 ] && alone_lttng "$r"
+	alone_tring tring_inline 0 "$r"
+	alone_tring tring_inline 1 "$r"
+	alone_tring tring_reserve 0 "$r"
+	alone_fill "$r"
+done
+[ $lttng_test = 1 ] || echo "alone - lttng_test unsupported lttng-modules does not load on Linux $K" >>$OUT
+
+up "done"
+# shellcheck disable=SC2046
+pidof lttng-sessiond >/dev/null && kill $(pidof lttng-sessiond)
+rmmod tring_bench tring
+echo "done" >$R/done
+sync
+umount $R
+echo b >/proc/sysrq-trigger
