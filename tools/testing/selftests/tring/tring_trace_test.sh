@@ -85,6 +85,10 @@ done
 ls / >/dev/null
 cat /proc/version >/dev/null
 sleep 0.2
+# A device interrupt: the serial port's transmitter interrupts when its
+# buffer drains (the timer's are local APIC ones, with no handler event).
+echo "tring trace test: a line for the serial port's interrupt" >/dev/ttyS0
+sleep 0.1
 # A signal, sent by the shell itself (kill is built in).
 sleep 5 &
 pid=$!
