@@ -888,6 +888,9 @@ static char tring_sources_state(const char *group, struct tring_source *one)
 
 		if (one ? s != one : group && strcmp(s->group, group))
 			continue;
+		/* One this kernel lacks is no part of a group's state. */
+		if (!one && s->tp_name && (!s->tp || !s->proto_ok))
+			continue;
 		if (s->enabled)
 			any_on = true;
 		else

@@ -358,11 +358,22 @@ static int enable_files(char paths[][640], int max)
  * write succeeds, and after the last "0" to events/enable not one
  * event more is written.
  */
+/* An event's own enable file (events/<group>/<event>/enable)? */
+static int is_event_file(const char *path)
+{
+	const char *p = path + strlen(TRING_DIR "/events/");
+	int slashes = 0;
+
+	for (; *p; p++)
+		slashes += *p == '/';
+	return slashes == 2;
+}
+
 TEST_F_TIMEOUT(slow, toggle_under_load, 300)
 {
 	static char paths[64][640];
+	int n, i, round, err, missing;
 	struct load l;
-	int n, i, round;
 
 	ASSERT_EQ(0, reload_all());
 	n = enable_files(paths, 64);
@@ -370,12 +381,24 @@ TEST_F_TIMEOUT(slow, toggle_under_load, 300)
 	ASSERT_LE(15, n);
 	ASSERT_EQ(0, load_start(&l));
 	for (round = 0; round < 3; round++) {
+		missing = 0;
 		for (i = 0; i < n; i++) {
-			ASSERT_EQ(0, tu_write_file(paths[i], "1"));
+			err = tu_write_file(paths[i], "1");
+			/*
+			 * An event whose tracepoint this kernel lacks (net
+			 * without CONFIG_NET) refuses; the switch and the
+			 * groups skip it.
+			 */
+			if (err == -ENODEV && is_event_file(paths[i])) {
+				missing++;
+				continue;
+			}
+			ASSERT_EQ(0, err);
 			ASSERT_EQ(0, tu_write_file(paths[i], "0"));
 		}
-		fprintf(stderr, "# round %d: %d enable files toggled\n",
-			round, n);
+		fprintf(stderr, "# round %d: %d enable files toggled, %d events this kernel lacks\n",
+			round, n - missing, missing);
+		ASSERT_GT(n / 2, missing);
 	}
 	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
 	disable_all_exactly(_metadata);
