@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <sched.h>
 #include <signal.h>
+#include <sys/prctl.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -177,6 +178,12 @@ static void __attribute__((noreturn)) load_run(int cpu)
 	cpu_set_t cpus;
 	int i, n;
 
+	/*
+	 * Die with the test: one stopped by a failed assertion never calls
+	 * load_stop(), and a workload left running would hold the test's
+	 * output open and keep the guest busy until it times out.
+	 */
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	CPU_ZERO(&cpus);
 	CPU_SET(cpu, &cpus);
 	sched_setaffinity(0, sizeof(cpus), &cpus);
