@@ -88,11 +88,12 @@ tring_tests() {
 	done
 	n=$(bt_events $tr)
 	note "tring: babeltrace2 shows $n events; tring counted $written written;" \
-		"sched_switch $(grep -c ' sched_switch: ' $tr.txt), sys_enter $(grep -c ' sys_enter: ' $tr.txt)"
+		"sched_switch $(grep -c ' sched_switch: ' $tr.txt), sys_read $(grep -c ' sys_read: ' $tr.txt)," \
+		"exit_syscall $(grep -c ' exit_syscall: ' $tr.txt)"
 	t "tring: babeltrace2's event count ($n) = tring's per_cpu/cpuN/stats ($written)" \
 		test "$n" = "$written" -a "$n" -gt 1000
-	t "tring: sched_switch and sys_enter events in the trace" \
-		bash -c "grep -q ' sched_switch: ' $tr.txt && grep -q ' sys_enter: ' $tr.txt"
+	t "tring: sched_switch, dd's sys_read, sys_write and exit_syscall events in the trace" \
+		bash -c "grep -q ' sched_switch: ' $tr.txt && grep -q ' sys_read: ' $tr.txt && grep -q ' sys_write: ' $tr.txt && grep -q ' exit_syscall: ' $tr.txt"
 	t "tring: rmmod tring" rmmod tring
 	cp $tr/.tring-record.summary $R/tring-record.summary 2>/dev/null
 }
