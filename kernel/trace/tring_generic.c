@@ -39,6 +39,8 @@
 #include <linux/ctype.h>
 #include <linux/debugfs.h>
 #include <linux/fs.h>
+#include <linux/mm.h>
+#include <linux/mman.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -128,21 +130,41 @@ static unsigned int tring_gen_nr_groups;
 static struct dentry *tring_gen_all_file;
 static bool tring_gen_dead;		/* unloading: no enable any more */
 
-/* Read a whole tracefs file; a NUL follows its text. Return: or ERR_PTR. */
+/*
+ * Read a whole tracefs file; a NUL follows its text. Return: or ERR_PTR.
+ *
+ * tracefs files have ->read and no ->read_iter, which kernel_read()
+ * needs: they are read through their ->read into a page mapped for the
+ * moment in the calling task (insmod's, or an enable file's writer's),
+ * then copied. A task without a user address space gets -EOPNOTSUPP.
+ */
 static char *tring_gen_read(const char *path)
 {
 	size_t cap = PAGE_SIZE, len = 0;
+	unsigned long ubuf;
 	struct file *f;
 	char *buf, *nb;
 	loff_t pos = 0;
 	ssize_t n;
 
+	if (!current->mm)
+		return ERR_PTR(-EOPNOTSUPP);
 	f = file_open_root_mnt(tring_gen_mnt, path, O_RDONLY, 0);
 	if (IS_ERR(f))
 		return ERR_CAST(f);
+	if (!f->f_op->read) {
+		filp_close(f, NULL);
+		return ERR_PTR(-EINVAL);
+	}
+	ubuf = vm_mmap(NULL, 0, PAGE_SIZE, PROT_READ | PROT_WRITE,
+		       MAP_ANONYMOUS | MAP_PRIVATE, 0);
+	if (IS_ERR_VALUE(ubuf)) {
+		filp_close(f, NULL);
+		return ERR_PTR((long)ubuf);
+	}
 	buf = kvmalloc(cap, GFP_KERNEL);
 	while (buf) {
-		if (len + 1 == cap) {
+		if (len + PAGE_SIZE + 1 > cap) {
 			nb = kvmalloc(cap * 2, GFP_KERNEL);
 			if (nb)
 				memcpy(nb, buf, len);
@@ -151,11 +173,12 @@ static char *tring_gen_read(const char *path)
 			cap *= 2;
 			continue;
 		}
-		n = kernel_read(f, buf + len, cap - 1 - len, &pos);
-		if (n <= 0)
+		n = f->f_op->read(f, (char __user *)ubuf, PAGE_SIZE, &pos);
+		if (n <= 0 || copy_from_user(buf + len, (char __user *)ubuf, n))
 			break;
 		len += n;
 	}
+	vm_munmap(ubuf, PAGE_SIZE);
 	filp_close(f, NULL);
 	if (!buf)
 		return ERR_PTR(-ENOMEM);
