@@ -26,7 +26,8 @@ KDIR	?= $(firstword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
 KNAME	 = $(notdir $(realpath $(KDIR)))
 MODDIR	 = $(B)/mod/$(KNAME)
 
-MOD_SRCS := $(wildcard kernel/trace/*.c kernel/trace/*.h samples/tring/*.c)
+MOD_SRCS := $(wildcard kernel/trace/*.c kernel/trace/*.h kernel/trace/*.awk \
+		       samples/tring/*.c)
 HDRS	 := $(shell find include -name '*.h')
 
 CC	?= gcc

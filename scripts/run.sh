@@ -34,7 +34,7 @@ say "booting Debian $release under QEMU $(qemu_version) (software emulation, 2 C
 rc=0
 guest_boot "$image" "$kdir" "$VM/plan-run" "$work" 300 \
 	"$B/tools/tring-record" "$VM/workload.sh" || rc=$?
-if [ "$rc" = 1 ] || [ ! -f "$work/results/trace/metadata" ]; then
+if [ "$rc" = 1 ] || [ ! -f "$work/results/trace/kernel/metadata" ]; then
 	echo "run: the guest did not bring a trace back; console log:" >&2
 	tail -n 40 "$work/console.log" >&2
 	exit 1
@@ -73,7 +73,7 @@ echo "First lines of babeltrace2's output:"
 head -n 12 "$B/run/trace-$stamp.txt" | cut -c1-160 | sed 's/^/  /'
 [ -s "$B/run/trace-$stamp.err" ] && { echo; sed 's/^/  /' "$B/run/trace-$stamp.err"; }
 echo
-echo "The trace (CTF 1.8) is in $trace"
+echo "The trace (CTF 1.8) is in $trace/kernel (an LTTng session's layout)"
 echo "(also $B/run/latest). Read it with:"
 echo "  babeltrace2 $trace"
-echo "or open the directory in Trace Compass. Full text: $B/run/trace-$stamp.txt"
+echo "or open $trace/kernel in Trace Compass. Full text: $B/run/trace-$stamp.txt"

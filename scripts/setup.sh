@@ -20,6 +20,7 @@ PKGS=(
 	kmod cpio busybox-static
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	linux-kbuild-6.1 sparse babeltrace2 valgrind
+	python3-lttnganalyses
 )
 
 log() { echo "setup: $*" >&2; }

@@ -20,6 +20,8 @@
  * arguments:
  *	tf_integer(type, field, expr)	u8 ... u64, s8 ... s64
  *	tf_comm(field, task)		the task's comm, TASK_COMM_LEN chars
+ *	tf_text(field, len, expr)	text in a char[len], cut and
+ *					NUL-padded
  *	tf_string(field, expr)		NUL-terminated text, cut at 1023
  *					bytes; only as the last field
  *	tf_none()			an event without fields
@@ -253,6 +255,23 @@ TRING_TP_EVENT(sched, sched_process_free, sched_process_free,
 	       tf_integer(s32, tid, p->pid)
 	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO))
 
+TRING_TP_EVENT(sched, sched_pi_setprio, sched_pi_setprio,
+	       TP_PROTO(struct task_struct *tsk, struct task_struct *pi_task),
+	       TP_ARGS(tsk, pi_task),
+	       tf_comm(comm, tsk)
+	       tf_integer(s32, tid, tsk->pid)
+	       tf_integer(s32, oldprio, tsk->prio - MAX_RT_PRIO)
+	       tf_integer(s32, newprio,
+			  (pi_task ? pi_task->prio : tsk->prio) - MAX_RT_PRIO))
+
+/* net.h: a packet queued to a device (Trace Compass's "send"). */
+TRING_TP_EVENT(net, net_dev_queue, net_dev_queue,
+	       TP_PROTO(struct sk_buff *skb),
+	       TP_ARGS(skb),
+	       tf_integer(u64, skbaddr, (unsigned long)skb)
+	       tf_integer(u32, len, skb->len)
+	       tf_string(name, skb->dev ? skb->dev->name : ""))
+
 /* A system call number this kernel's table has no name for. */
 TRING_MOD_EVENT(syscalls, sys_unknown,
 		TP_PROTO(long id, const unsigned long *args),
@@ -264,3 +283,52 @@ TRING_MOD_EVENT(syscalls, sys_unknown,
 		tf_integer(u64, arg3, args[3])
 		tf_integer(u64, arg4, args[4])
 		tf_integer(u64, arg5, args[5]))
+
+/*
+ * lttng-statedump.h: what existed before the trace began, written when
+ * the statedump file is written to (tring_statedump.c), not by a
+ * tracepoint. Values as LTTng's statedump writes them:
+ *	type	0 user thread, 1 kernel thread
+ *	mode	5 unknown; submode 1 unknown (not sampled)
+ *	status	0 unnamed, 2 waiting for a CPU, 4 zombie, 5 waiting,
+ *		6 running, 7 dead
+ */
+TRING_MOD_EVENT(lttng_statedump, lttng_statedump_start,
+		TP_PROTO(void),
+		TP_ARGS(),
+		tf_none())
+
+TRING_MOD_EVENT(lttng_statedump, lttng_statedump_process_state,
+		TP_PROTO(struct task_struct *p, const struct tring_sd_ids *ids,
+			 int type, int status),
+		TP_ARGS(p, ids, type, status),
+		tf_integer(s32, tid, p->pid)
+		tf_integer(s32, vtid, ids->vtid)
+		tf_integer(s32, pid, p->tgid)
+		tf_integer(s32, vpid, ids->vpid)
+		tf_integer(s32, ppid, ids->ppid)
+		tf_integer(s32, vppid, ids->vppid)
+		tf_comm(name, p)
+		tf_integer(s32, type, type)
+		tf_integer(s32, mode, TRING_SD_MODE_UNKNOWN)
+		tf_integer(s32, submode, TRING_SD_SUBMODE_UNKNOWN)
+		tf_integer(s32, status, status)
+		tf_integer(s32, cpu, task_cpu(p)))
+
+TRING_MOD_EVENT(lttng_statedump, lttng_statedump_interrupt,
+		TP_PROTO(unsigned int irq, const char *chip, const char *action),
+		TP_ARGS(irq, chip, action),
+		tf_integer(u32, irq, irq)
+		tf_text(name, 32, chip)
+		tf_string(action, action))
+
+TRING_MOD_EVENT(lttng_statedump, lttng_statedump_block_device,
+		TP_PROTO(u32 dev, const char *name),
+		TP_ARGS(dev, name),
+		tf_integer(u32, dev, dev)
+		tf_string(diskname, name))
+
+TRING_MOD_EVENT(lttng_statedump, lttng_statedump_end,
+		TP_PROTO(void),
+		TP_ARGS(),
+		tf_none())

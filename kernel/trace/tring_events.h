@@ -11,6 +11,32 @@
 
 #include "tring_event_gen.h"
 
+/**
+ * struct tring_sd_ids - a thread's ids in a statedump, besides its own
+ * @vtid: its tid in its own pid namespace.
+ * @vpid: its pid (thread group id) there.
+ * @ppid: its parent process's pid.
+ * @vppid: that pid in the thread's pid namespace.
+ */
+struct tring_sd_ids {
+	pid_t vtid;
+	pid_t vpid;
+	pid_t ppid;
+	pid_t vppid;
+};
+
+/* LTTng's statedump values (lttng-modules, lttng-statedump-impl.c). */
+#define TRING_SD_USER_THREAD		0
+#define TRING_SD_KERNEL_THREAD		1
+#define TRING_SD_MODE_UNKNOWN		5
+#define TRING_SD_SUBMODE_UNKNOWN	1
+#define TRING_SD_UNNAMED		0
+#define TRING_SD_WAIT_CPU		2
+#define TRING_SD_ZOMBIE			4
+#define TRING_SD_WAIT			5
+#define TRING_SD_RUN			6
+#define TRING_SD_DEAD			7
+
 /*
  * Event ids of the default buffer: after the ids modules may use
  * (TRING_ID_MODULE_FIRST..LAST), one per row of tring_event_table.h in
@@ -62,6 +88,17 @@ int tring_event_desc_check(const struct tring_event_desc *ev);
 int tring_events_prepare(void);
 int tring_events_init(struct dentry *root);
 void tring_events_exit(void);
+void tring_sd_write_start(void);
+void tring_sd_write_process(struct task_struct *p,
+			    const struct tring_sd_ids *ids, int type,
+			    int status);
+void tring_sd_write_interrupt(unsigned int irq, const char *chip,
+			      const char *action);
+void tring_sd_write_block_device(u32 dev, const char *name);
+void tring_sd_write_end(void);
+
+/* tring_statedump.c */
+int tring_statedump_init(struct dentry *root);
 
 /* tring_main.c: the default buffer, for the probes (RCU-sched). */
 extern struct tring_buffer __rcu *tring_default_buf;

@@ -285,6 +285,10 @@ static int __init tring_init(void)
 	ret = tring_events_init(tring_root);
 	if (ret)
 		goto kill_default;
+	/* No event is enabled yet: removing the root undoes both. */
+	ret = tring_statedump_init(tring_root);
+	if (ret)
+		goto kill_default;
 	return 0;
 
 kill_default:

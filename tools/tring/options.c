@@ -21,9 +21,20 @@ static const char usage_head[] =
 "DESCRIPTION\n"
 "	Opens the stream of every CPU of a tring buffer, sleeps until the\n"
 "	kernel has complete sub-buffers and writes them, unchanged and\n"
-"	straight from the kernel's read-only mapping, to DIR/stream_<cpu>.\n"
-"	Each sub-buffer is a CTF 1.8 packet; the buffer's CTF metadata is\n"
-"	copied to DIR/metadata, so DIR is a CTF trace.\n"
+"	straight from the kernel's read-only mapping, to\n"
+"	DIR/kernel/stream_<cpu>. Each sub-buffer is a CTF 1.8 packet; the\n"
+"	buffer's CTF metadata is copied to DIR/kernel/metadata, so\n"
+"	DIR/kernel is a CTF trace, laid out as in an LTTng session\n"
+"	directory; babeltrace2 DIR finds it there.\n"
+"\n"
+"	Once the streams are open, and before anything is read, the\n"
+"	kernel is asked for a statedump (\"1\" written to\n"
+"	<debugfs>/tring/statedump): lttng_statedump_start, one event per\n"
+"	thread, IRQ action and block device, lttng_statedump_end, written\n"
+"	into the default buffer, so the trace names every thread that\n"
+"	existed before it began; with --cpus, from a CPU recorded. Not\n"
+"	with --instance or --no-statedump. A module without that file,\n"
+"	or a failed write, is a warning; the recording goes on.\n"
 "\n"
 "	Recording stops on SIGINT (Ctrl-C), SIGTERM or when the duration\n"
 "	ends. Every CPU's partly filled sub-buffer is then flushed and\n"
@@ -39,17 +50,20 @@ static const char usage_head[] =
 "	On a terminal a status line shows events per second, data written\n"
 "	and events lost so far. At the end a per-CPU summary goes to\n"
 "	standard error and, as key=value lines, to DIR/.tring-record.summary\n"
-"	(hidden, so that CTF readers do not take it for a stream).\n"
+"	(beside the trace's directory, not in it, and hidden).\n"
 "\n"
 "OPTIONS\n"
 "	-o, --output DIR\n"
-"		Write the trace to DIR (created, with its parents, if\n"
-"		missing). Default: tring-YYYYMMDD-HHMMSS in the current\n"
-"		directory. A non-empty DIR is refused without --force.\n"
+"		Write the trace to DIR/kernel (DIR created, with its\n"
+"		parents, if missing). Default: tring-YYYYMMDD-HHMMSS in the\n"
+"		current directory. A non-empty DIR is refused without\n"
+"		--force.\n"
 "	-f, --force\n"
-"		Record into a non-empty DIR: stream_*, metadata and\n"
-"		.tring-record.summary left by an earlier run are removed,\n"
-"		other files are left alone.\n"
+"		Record into a non-empty DIR: kernel/stream_*,\n"
+"		kernel/metadata and .tring-record.summary left by an\n"
+"		earlier run are removed, and so are the stream_* and\n"
+"		metadata of a trace an older tring-record wrote to DIR\n"
+"		itself; other files are left alone.\n"
 "	-d, --duration SECONDS\n"
 "		Stop after SECONDS (decimals allowed).\n"
 "	-c, --cpus LIST\n"
@@ -70,7 +84,11 @@ static const char usage_head[] =
 "		Wake up once N sub-buffers of a CPU are complete (default:\n"
 "		the kernel's, half the ring).\n"
 "	--instance NAME\n"
-"		Record the buffer instances/NAME instead of the default one.\n"
+"		Record the buffer instances/NAME instead of the default one\n"
+"		(no statedump: the kernel writes it into the default buffer\n"
+"		only).\n"
+"	--no-statedump\n"
+"		Do not ask the kernel for a statedump at the start.\n"
 "	--debugfs PATH\n"
 "		Where debugfs is mounted (default /sys/kernel/debug, or the\n"
 "		TRING_DEBUGFS environment variable).\n"
@@ -85,8 +103,10 @@ static const char usage_head[] =
 "	writing one rebuilds the buffer and drops what it holds.\n"
 "\n"
 "FILES\n"
-"	DIR/stream_<cpu>   the CPU's packets, whole sub-buffers, in order\n"
-"	DIR/metadata       copy of the buffer's CTF metadata\n"
+"	DIR/kernel/stream_<cpu>\n"
+"		the CPU's packets, whole sub-buffers, in order\n"
+"	DIR/kernel/metadata\n"
+"		copy of the buffer's CTF metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
 "		clock, cpus...), what it cost (duration_ns, user_ns,\n"
@@ -128,6 +148,7 @@ enum {
 	OPT_CLOCK,
 	OPT_INSTANCE,
 	OPT_DEBUGFS,
+	OPT_NO_STATEDUMP,
 };
 
 static const struct option long_options[] = {
@@ -143,6 +164,7 @@ static const struct option long_options[] = {
 	{ "watermark",	 required_argument, NULL, 'w' },
 	{ "instance",	 required_argument, NULL, OPT_INSTANCE },
 	{ "debugfs",	 required_argument, NULL, OPT_DEBUGFS },
+	{ "no-statedump", no_argument,	    NULL, OPT_NO_STATEDUMP },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -285,6 +307,9 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 	case OPT_DEBUGFS:
 		o->debugfs = arg;
 		o->debugfs_given = true;
+		return 0;
+	case OPT_NO_STATEDUMP:
+		o->no_statedump = true;
 		return 0;
 	case 'q':
 		o->quiet = true;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring-record output: the output directory, the stream files and the
+ * tring-record output: the output directory (DIR, with the trace in
+ * DIR/kernel as an LTTng session lays it out), the stream files and the
  * writes to them, and the CTF metadata.
  */
 #include <dirent.h>
@@ -32,13 +33,12 @@ static int mkdir_p(char *path)
 	return 0;
 }
 
-/* Files of ours that --force replaces. */
-static bool is_our_file(const char *name)
+/* A file of the trace (DIR/kernel, or DIR in the old flat layout). */
+static bool is_trace_file(const char *name)
 {
 	const char *p;
 
-	if (!strcmp(name, "metadata") || !strcmp(name, ".metadata.tmp") ||
-	    !strcmp(name, ".tring-record.summary"))
+	if (!strcmp(name, "metadata") || !strcmp(name, ".metadata.tmp"))
 		return true;
 	if (strncmp(name, "stream_", 7) || !name[7])
 		return false;
@@ -49,36 +49,52 @@ static bool is_our_file(const char *name)
 }
 
 /*
- * The output directory must be empty unless --force, which removes the
- * files an earlier run left (a stale stream_7 from a run on more CPUs
- * would otherwise become part of the trace) and nothing else.
+ * Files of ours that --force replaces: in DIR/kernel the trace's; in DIR
+ * the summary, and the trace's files of the flat layout that tring-record
+ * wrote before the trace moved to DIR/kernel (left there, they would make
+ * DIR itself a second, stale trace for a CTF reader).
  */
-static int scan_output(struct tr_rec *r)
+static bool is_our_file(const char *name, bool top)
+{
+	return is_trace_file(name) ||
+	       (top && !strcmp(name, ".tring-record.summary"));
+}
+
+/*
+ * Scan @dir (DIR, @top, or DIR/kernel): note whether it holds anything
+ * in *@nonempty, and with --force remove the files of ours an earlier
+ * run left (a stale stream_7 from a run on more CPUs would otherwise
+ * become part of the trace) and nothing else. In DIR/kernel, set
+ * *@others when files that are not ours would be taken for streams.
+ */
+static int scan_dir(struct tr_rec *r, const char *dir, bool top,
+		    bool *nonempty, bool *others)
 {
 	struct dirent *de;
 	char path[4096];
-	bool others = false, nonempty = false;
 	DIR *d;
 
-	d = opendir(r->out_dir);
+	d = opendir(dir);
 	if (!d) {
-		tr_err("cannot open %s: %s", r->out_dir, strerror(errno));
+		tr_err("cannot open %s: %s", dir, strerror(errno));
 		return TR_EXIT_USAGE;
 	}
 	while ((de = readdir(d))) {
 		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
 			continue;
-		if (!is_our_file(de->d_name)) {
+		*nonempty = true;
+		/* DIR/kernel itself: scanned on its own. */
+		if (top && !strcmp(de->d_name, TR_TRACE_SUBDIR))
+			continue;
+		if (!is_our_file(de->d_name, top)) {
 			/* CTF readers skip hidden files, not the others. */
-			if (de->d_name[0] != '.')
-				others = true;
-			nonempty = true;
+			if (!top && de->d_name[0] != '.')
+				*others = true;
 			continue;
 		}
-		nonempty = true;
 		if (!r->opt.force)
 			continue;
-		if (tr_join(path, sizeof(path), r->out_dir, de->d_name) ||
+		if (tr_join(path, sizeof(path), dir, de->d_name) ||
 		    unlink(path)) {
 			tr_err("cannot remove %s: %s", path, strerror(errno));
 			closedir(d);
@@ -86,6 +102,35 @@ static int scan_output(struct tr_rec *r)
 		}
 	}
 	closedir(d);
+	return 0;
+}
+
+/*
+ * DIR must be empty unless --force. DIR/kernel is made here, so that
+ * every later step finds it.
+ */
+static int scan_output(struct tr_rec *r)
+{
+	bool others = false, nonempty = false, trace_nonempty = false;
+	struct stat st;
+	int ret;
+
+	ret = scan_dir(r, r->out_dir, true, &nonempty, &others);
+	if (ret)
+		return ret;
+	if (!lstat(r->trace_dir, &st)) {
+		if (!S_ISDIR(st.st_mode)) {
+			tr_err("%s exists and is not a directory",
+			       r->trace_dir);
+			return TR_EXIT_USAGE;
+		}
+		if (r->opt.force) {
+			ret = scan_dir(r, r->trace_dir, false, &trace_nonempty,
+				       &others);
+			if (ret)
+				return ret;
+		}
+	}
 	if (nonempty && !r->opt.force) {
 		tr_err("output directory %s is not empty (use --force to record into it)",
 		       r->out_dir);
@@ -93,7 +138,16 @@ static int scan_output(struct tr_rec *r)
 	}
 	if (others)
 		tr_warn("%s holds files that are not part of the trace: CTF readers will take them for streams",
-			r->out_dir);
+			r->trace_dir);
+	if (mkdir(r->trace_dir, 0755)) {
+		if (errno != EEXIST) {
+			tr_err("cannot create %s: %s", r->trace_dir,
+			       strerror(errno));
+			return TR_EXIT_USAGE;
+		}
+	} else {
+		r->trace_created = true;
+	}
 	return 0;
 }
 
@@ -103,7 +157,10 @@ int tr_prepare_output(struct tr_rec *r)
 	int ret;
 
 	if ((size_t)snprintf(r->out_dir, sizeof(r->out_dir), "%s",
-			     r->opt.output) >= sizeof(r->out_dir)) {
+			     r->opt.output) >= sizeof(r->out_dir) ||
+	    (size_t)snprintf(r->trace_dir, sizeof(r->trace_dir), "%s/%s",
+			     r->opt.output, TR_TRACE_SUBDIR) >=
+	    sizeof(r->trace_dir)) {
 		tr_err("output path too long");
 		return TR_EXIT_USAGE;
 	}
@@ -122,7 +179,8 @@ int tr_prepare_output(struct tr_rec *r)
 		r->out_created = true;
 	}
 	ret = scan_output(r);
-	r->out_prepared = !ret;
+	/* Whatever it made is taken back on failure. */
+	r->out_prepared = !ret || r->out_created;
 	return ret;
 }
 
@@ -135,7 +193,7 @@ int tr_create_outputs(struct tr_rec *r)
 		struct tr_cpu *c = &r->cpus[i];
 
 		if ((size_t)snprintf(path, sizeof(path), "%s/stream_%u",
-				     r->out_dir, c->cpu) >= sizeof(path))
+				     r->trace_dir, c->cpu) >= sizeof(path))
 			return TR_EXIT_USAGE;
 		/* Kernel data: as private as debugfs itself. */
 		c->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
@@ -229,8 +287,8 @@ int tr_copy_metadata(struct tr_rec *r, bool final)
 	int ret;
 
 	if (tr_join(src, sizeof(src), r->buf_dir, "metadata") ||
-	    tr_join(dst, sizeof(dst), r->out_dir, "metadata") ||
-	    tr_join(tmp, sizeof(tmp), r->out_dir, ".metadata.tmp"))
+	    tr_join(dst, sizeof(dst), r->trace_dir, "metadata") ||
+	    tr_join(tmp, sizeof(tmp), r->trace_dir, ".metadata.tmp"))
 		return -ENAMETOOLONG;
 	ret = copy_file(r, src, final ? tmp : dst);
 	if (ret == -ENOENT && access(src, F_OK)) {
@@ -249,25 +307,34 @@ int tr_copy_metadata(struct tr_rec *r, bool final)
 	return ret;
 }
 
-/* Setup failed: take back the files and the directory this run made. */
-void tr_remove_output(struct tr_rec *r)
+/* Remove the files of ours in @dir. */
+static void remove_ours(const char *dir, bool top)
 {
 	struct dirent *de;
 	char path[4096];
 	DIR *d;
 
-	if (!r->out_prepared)
-		return;
-	tr_close_outputs(r);
-	d = opendir(r->out_dir);
+	d = opendir(dir);
 	if (!d)
 		return;
 	while ((de = readdir(d))) {
-		if (is_our_file(de->d_name) &&
-		    !tr_join(path, sizeof(path), r->out_dir, de->d_name))
+		if (is_our_file(de->d_name, top) &&
+		    !tr_join(path, sizeof(path), dir, de->d_name))
 			unlink(path);
 	}
 	closedir(d);
+}
+
+/* Setup failed: take back the files and the directories this run made. */
+void tr_remove_output(struct tr_rec *r)
+{
+	if (!r->out_prepared)
+		return;
+	tr_close_outputs(r);
+	remove_ours(r->trace_dir, false);
+	if (r->trace_created)
+		rmdir(r->trace_dir);
+	remove_ours(r->out_dir, true);
 	if (r->out_created)
 		rmdir(r->out_dir);
 }
@@ -283,7 +350,7 @@ void tr_close_outputs(struct tr_rec *r)
 		if (c->out_fd < 0)
 			continue;
 		if (close(c->out_fd)) {
-			tr_err("closing %s/stream_%u: %s", r->out_dir, c->cpu,
+			tr_err("closing %s/stream_%u: %s", r->trace_dir, c->cpu,
 			       strerror(errno));
 			r->output_error = true;
 		}
@@ -330,7 +397,7 @@ static int build_iov(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 
 static void output_failed(struct tr_rec *r, struct tr_cpu *c, int err)
 {
-	tr_err("writing %s/stream_%u failed: %s; stopping", r->out_dir, c->cpu,
+	tr_err("writing %s/stream_%u failed: %s; stopping", r->trace_dir, c->cpu,
 	       strerror(-err));
 	r->stop = TR_STOP_OUTPUT;
 	r->output_error = true;
@@ -365,7 +432,7 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 		return 0;
 	if (done % size && ftruncate(c->out_fd, c->bytes))
 		tr_warn("cannot cut %s/stream_%u back to %" PRIu64 " bytes: %s",
-			r->out_dir, c->cpu, c->bytes, strerror(errno));
+			r->trace_dir, c->cpu, c->bytes, strerror(errno));
 	output_failed(r, c, ret);
 	return ret;
 }

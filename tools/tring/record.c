@@ -2,7 +2,7 @@
 /*
  * tring-record: the run, from the command line to the exit status.
  *
- *	setup.c		environment, knobs, streams
+ *	setup.c		environment, knobs, streams, statedump
  *	output.c	output directory, writes, metadata
  *	loop.c		record loop and drain
  *	summary.c	status line and summary
@@ -151,6 +151,9 @@ static int setup(struct tr_rec *r)
 	/* Without metadata the streams are still worth having. */
 	if (!ret)
 		tr_copy_metadata(r, false);
+	/* The streams are open: the statedump is recorded from its start. */
+	if (!ret)
+		tr_statedump(r);
 	return ret;
 }
 

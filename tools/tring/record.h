@@ -52,6 +52,14 @@ enum tr_stop {
 	TR_STOP_HANGUP,		/* every stream hung up (buffer removed) */
 };
 
+/* The statedump asked of the kernel at the start (summary's statedump=). */
+enum tr_statedump {
+	TR_STATEDUMP_SKIPPED,	/* --no-statedump, or --instance */
+	TR_STATEDUMP_DONE,
+	TR_STATEDUMP_UNSUPPORTED, /* the module has no statedump file */
+	TR_STATEDUMP_FAILED,	/* the write failed */
+};
+
 /* How the final drain ended. */
 enum tr_drain {
 	TR_DRAIN_SKIPPED,	/* not attempted, or cut short by an error */
@@ -76,6 +84,7 @@ struct tr_opts {
 	bool debugfs_given;		/* --debugfs or TRING_DEBUGFS */
 	bool quiet;
 	bool force;
+	bool no_statedump;
 };
 
 /* One CPU's stream and what was saved from it. */
@@ -85,7 +94,7 @@ struct tr_cpu {
 	void *priv;			/* backend's own state (fake) */
 	const unsigned char *map;	/* read-only mapping of the ring */
 	struct tring_info info;
-	int out_fd;			/* <outdir>/stream_<cpu> */
+	int out_fd;			/* <outdir>/kernel/stream_<cpu> */
 
 	bool readable;			/* set by ops->wait() */
 	bool hup;			/* set by ops->wait(): no more data will come */
@@ -157,9 +166,12 @@ struct tr_rec {
 
 	char tring_dir[4096];		/* <debugfs>/tring */
 	char buf_dir[4096];		/* the buffer's directory */
-	char out_dir[4096];
+	char out_dir[4096];		/* DIR: the summary */
+	char trace_dir[4096];		/* DIR/kernel: the CTF trace */
 	bool out_created;		/* this run made out_dir */
+	bool trace_created;		/* this run made trace_dir */
 	bool out_prepared;		/* out_dir checked and usable */
+	enum tr_statedump statedump;
 
 	struct tr_cpu *cpus;
 	unsigned int ncpus;
@@ -188,6 +200,12 @@ struct tr_rec {
 	uint64_t status_bytes;
 };
 
+/*
+ * The trace goes to DIR/kernel, as an LTTng session directory holds its
+ * kernel trace; the summary stays in DIR.
+ */
+#define TR_TRACE_SUBDIR		"kernel"
+
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
 
@@ -209,6 +227,7 @@ int tr_join(char *dst, size_t n, const char *a, const char *b);
 int tr_check_environment(struct tr_rec *r);
 int tr_apply_knobs(struct tr_rec *r);
 int tr_open_streams(struct tr_rec *r);
+void tr_statedump(struct tr_rec *r);
 
 /* output.c: output directory, writes, metadata */
 int tr_prepare_output(struct tr_rec *r);

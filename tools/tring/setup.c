@@ -1,11 +1,13 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tring-record setup: the environment (root, debugfs, the module, the
- * buffer), the knobs, and the streams (which CPUs, open, map, check).
+ * buffer), the knobs, the streams (which CPUs, open, map, check), and
+ * the statedump.
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -329,4 +331,88 @@ int tr_open_streams(struct tr_rec *r)
 	for (i = 0; !ret && i < r->ncpus; i++)
 		ret = open_cpu(r, &r->cpus[i]);
 	return ret;
+}
+
+/*
+ * With --cpus, keep the statedump's writer on the CPUs recorded: the
+ * kernel writes its events on the CPU the writing thread runs on. Best
+ * effort: if this fails, the statedump may land on a CPU not recorded.
+ * Return: the affinity to restore, or NULL.
+ */
+static cpu_set_t *pin_to_recorded(struct tr_rec *r, size_t *size)
+{
+	cpu_set_t *old, *set;
+	unsigned int i;
+
+	if (!r->opt.cpus_given)
+		return NULL;
+	*size = CPU_ALLOC_SIZE(TR_MAX_CPUS);
+	old = CPU_ALLOC(TR_MAX_CPUS);
+	set = CPU_ALLOC(TR_MAX_CPUS);
+	if (!old || !set || sched_getaffinity(0, *size, old))
+		goto fail;
+	CPU_ZERO_S(*size, set);
+	for (i = 0; i < r->ncpus; i++)
+		CPU_SET_S(r->cpus[i].cpu, *size, set);
+	if (sched_setaffinity(0, *size, set))
+		goto fail;
+	CPU_FREE(set);
+	return old;
+fail:
+	CPU_FREE(old);
+	CPU_FREE(set);
+	return NULL;
+}
+
+/**
+ * tr_statedump - ask the kernel for a statedump into the default buffer
+ * @r: the run, its streams open and not read yet.
+ *
+ * Writing "1" to <debugfs>/tring/statedump makes the module write
+ * lttng_statedump_start, one event per thread, IRQ action and block
+ * device, then lttng_statedump_end, and returns when it is done. Not for
+ * an instance (the statedump goes to the default buffer only), nor with
+ * --no-statedump. An older module without the file, or a failed write,
+ * is a warning: the trace is valid without it. SIGINT and SIGTERM wait
+ * until the write is done, so a stop cannot cut the statedump short.
+ */
+void tr_statedump(struct tr_rec *r)
+{
+	char path[4096];
+	sigset_t set, old;
+	cpu_set_t *aff;
+	size_t size;
+	int ret;
+
+	r->statedump = TR_STATEDUMP_SKIPPED;
+	if (r->opt.no_statedump || r->opt.instance)
+		return;
+	if (tr_join(path, sizeof(path), r->tring_dir, "statedump")) {
+		r->statedump = TR_STATEDUMP_FAILED;
+		return;
+	}
+	if (access(path, F_OK)) {
+		tr_warn("%s does not exist (an older tring module): the trace has no statedump",
+			path);
+		r->statedump = TR_STATEDUMP_UNSUPPORTED;
+		return;
+	}
+	sigemptyset(&set);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGTERM);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	aff = pin_to_recorded(r, &size);
+	ret = r->ops->knob_write(path, "1");
+	if (aff) {
+		sched_setaffinity(0, size, aff);
+		CPU_FREE(aff);
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		tr_warn("statedump failed: writing %s: %s; the trace may lack it, or part of it",
+			path, strerror(-ret));
+		r->statedump = TR_STATEDUMP_FAILED;
+		return;
+	}
+	r->statedump = TR_STATEDUMP_DONE;
 }

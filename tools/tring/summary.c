@@ -78,6 +78,13 @@ static const char *const drain_names[] = {
 	[TR_DRAIN_ABORTED]	= "aborted",
 };
 
+static const char *const statedump_names[] = {
+	[TR_STATEDUMP_SKIPPED]		= "skipped",
+	[TR_STATEDUMP_DONE]		= "done",
+	[TR_STATEDUMP_UNSUPPORTED]	= "unsupported",
+	[TR_STATEDUMP_FAILED]		= "failed",
+};
+
 /* The numbers of the summary, per CPU; see counters[]. */
 enum counter {
 	C_SUBBUFS,
@@ -219,6 +226,10 @@ void tr_usage_summary(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(drain_names); i++)
 		fprintf(f, "%s%s", drain_names[i],
 			i + 1 < ARRAY_SIZE(drain_names) ? "|" : "\n");
+	fputs("\t\t  statedump=", f);
+	for (i = 0; i < ARRAY_SIZE(statedump_names); i++)
+		fprintf(f, "%s%s", statedump_names[i],
+			i + 1 < ARRAY_SIZE(statedump_names) ? "|" : "\n");
 	fputs("\t\tand for each CPU N, cpuN.KEY, and their sum total.KEY:\n", f);
 	for (i = 0; i < NR_COUNTERS; i++) {
 		if (counters[i].cpu_only && !counters[i - 1].cpu_only)
@@ -248,6 +259,7 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 		fprintf(f, "%s%u", k ? "," : "", r->cpus[k].cpu);
 	fprintf(f, "\nstop=%s\n", stop_names[r->stop]);
 	fprintf(f, "drain=%s\n", drain_names[r->drain]);
+	fprintf(f, "statedump=%s\n", statedump_names[r->statedump]);
 	fprintf(f, "duration_ns=%" PRIu64 "\n", r->t_stop - r->t_start);
 	/* What recording cost: CPU time and system calls (for benchmarks). */
 	if (!getrusage(RUSAGE_SELF, &ru)) {

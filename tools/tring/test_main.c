@@ -12,6 +12,7 @@
  *	test_save.c	what is saved and counted
  *	test_stop.c	how a run ends: drain, signals, errors, hangup
  *	test_setup.c	command line, environment, knobs, output directory
+ *	test_layout.c	DIR/kernel and the summary in DIR; the statedump
  *
  *	test_record [NAME]	runs every test, or the one named
  */
@@ -135,6 +136,9 @@ void fake_setup(unsigned int ncpus, uint64_t size, unsigned int count,
 	snprintf(fk.tring, sizeof(fk.tring), "%s/tring", fk.dbg);
 	snprintf(fk.out, sizeof(fk.out), "%s/out", fk.root);
 	fake_tree(fk.tring, ncpus, true);
+	/* The default buffer's only: a module with the statedump file. */
+	snprintf(fk.statedump, sizeof(fk.statedump), "%s/statedump", fk.tring);
+	write_file(fk.statedump, "");
 	mkdirs("%s/instances", fk.tring);
 	fk.nrings = ncpus;
 	fk.now = 1000000000ULL;
@@ -250,7 +254,7 @@ long long out_size(const char *name)
 	return stat(path, &st) ? -1 : (long long)st.st_size;
 }
 
-/* Is out/stream_<cpu> byte for byte what the fake handed out? */
+/* Is out/kernel/stream_<cpu> byte for byte what the fake handed out? */
 bool stream_matches(unsigned int cpu)
 {
 	struct fake_ring *f = ring(cpu);
@@ -260,7 +264,7 @@ bool stream_matches(unsigned int cpu)
 	int fd;
 	ssize_t n;
 
-	snprintf(path, sizeof(path), "%s/stream_%u", fk.out, cpu);
+	snprintf(path, sizeof(path), "%s/kernel/stream_%u", fk.out, cpu);
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return false;
@@ -274,7 +278,7 @@ bool stream_matches(unsigned int cpu)
 }
 
 /*
- * Walk out/stream_<cpu> independently of the fake's log: whole packets,
+ * Walk out/kernel/stream_<cpu> independently of the fake's log: whole packets,
  * good headers, the expected sequence numbers and payloads.
  */
 bool stream_valid(unsigned int cpu, uint64_t first_seq,
@@ -291,7 +295,7 @@ bool stream_valid(unsigned int cpu, uint64_t first_seq,
 	FILE *fp;
 
 	*events = 0;
-	snprintf(path, sizeof(path), "%s/stream_%u", fk.out, cpu);
+	snprintf(path, sizeof(path), "%s/kernel/stream_%u", fk.out, cpu);
 	fp = fopen(path, "r");
 	for (k = 0; ok && fp && fread(buf, f->size, 1, fp) == 1; k++, seq++) {
 		memcpy(&h, buf, sizeof(h));
@@ -313,16 +317,19 @@ bool stream_valid(unsigned int cpu, uint64_t first_seq,
 }
 
 /*
- * What a CTF reader sees in the output: only stream_N and metadata may
- * be visible (babeltrace2 takes every other file for a stream).
+ * What a CTF reader sees in the output: in out/kernel only stream_N and
+ * metadata may be visible (babeltrace2 takes every other file for a
+ * stream).
  */
 bool trace_dir_clean(void)
 {
 	struct dirent *de;
+	char path[400];
 	bool ok = true;
 	DIR *d;
 
-	d = opendir(fk.out);
+	snprintf(path, sizeof(path), "%s/kernel", fk.out);
+	d = opendir(path);
 	if (!d)
 		return false;
 	while ((de = readdir(d))) {
@@ -353,6 +360,7 @@ static const struct test *const suites[] = {
 	save_tests,
 	stop_tests,
 	setup_tests,
+	layout_tests,
 };
 
 int main(int argc, char **argv)

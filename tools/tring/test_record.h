@@ -55,12 +55,14 @@ struct wlog {
 struct fake {
 	struct fake_ring rings[MAX_RINGS];
 	unsigned int nrings;
-	char root[256], dbg[300], tring[320], out[300];
+	char root[256], dbg[300], tring[320], out[300], statedump[340];
 	uid_t euid;
 	bool is_debugfs;
 	bool tty;
 	uint64_t now;
 	int knob_err;
+	int statedump_err;		/* writing the statedump file fails */
+	unsigned int statedumps;	/* writes to it */
 	void (*tick)(unsigned int n);
 	unsigned int waits;
 	int wait_err;			/* ops->wait() fails with this errno */
@@ -74,7 +76,8 @@ struct fake {
 	unsigned int eintr_every;
 	bool budget_on;
 	size_t budget;
-	char events[8192];		/* "knob x=y", "open N", "wm N V" */
+	/* "knob x=y", "open N", "wm N V", "statedump", "get N" (first) */
+	char events[8192];
 	char err[1 << 16];		/* captured stderr */
 	size_t mem_a, mem_b;
 };
@@ -89,7 +92,8 @@ struct test {
 };
 
 /* Each file's tests, ended by { NULL }. */
-extern const struct test save_tests[], stop_tests[], setup_tests[];
+extern const struct test save_tests[], stop_tests[], setup_tests[],
+	layout_tests[];
 
 /* test_fake.c: the fake writer and backend */
 extern const struct tr_ops fake_ops;

@@ -35,7 +35,7 @@ static void test_basic_discard(void)
 	CHECK(stream_matches(1));
 	CHECK(stream_valid(0, 0, 16, &ev) && ev == 155);
 	CHECK(stream_valid(1, 0, 6, &ev) && ev == 57);
-	CHECK(out_size("stream_2") == 0);
+	CHECK(out_size("kernel/stream_2") == 0);
 	CHECK(sum("cpu0.subbufs") == 16);
 	CHECK(sum("cpu0.bytes") == 16 * 4096);
 	CHECK(sum("cpu0.events") == 155);
@@ -213,7 +213,7 @@ static void test_constant_memory(void)
 	CHECK(sum("cpu0.subbufs") == 60000);
 	CHECK(sum("cpu1.subbufs") == 40000);
 	CHECK(sum("total.events") == 2000000);
-	CHECK(out_size("stream_0") == 60000LL * 4096);
+	CHECK(out_size("kernel/stream_0") == 60000LL * 4096);
 }
 
 static void tick_losses(unsigned int n)

@@ -139,8 +139,8 @@ static void test_cpu_list(void)
 	fake_setup(4, 4096, 8, false);
 	fk.tick = tick_stop;
 	CHECK(record("-c 0,2") == 0);
-	CHECK(out_size("stream_0") == 0 && out_size("stream_2") == 0);
-	CHECK(out_size("stream_1") == -1 && out_size("stream_3") == -1);
+	CHECK(out_size("kernel/stream_0") == 0 && out_size("kernel/stream_2") == 0);
+	CHECK(out_size("kernel/stream_1") == -1 && out_size("kernel/stream_3") == -1);
 	CHECK(!strstr(fk.events, "open 1") && !strstr(fk.events, "open 3"));
 	CHECK(sum_is("cpus", "0,2"));
 	CHECK(record("--force -c 1-5") == TR_EXIT_SETUP);
@@ -154,19 +154,28 @@ static void test_output_dir(void)
 
 	fake_setup(1, 4096, 8, false);
 	fk.tick = tick_stop;
-	mkdirs("%s", fk.out);
-	snprintf(path, sizeof(path), "%s/stream_7", fk.out);
+	mkdirs("%s/kernel", fk.out);
+	/* From a run on more CPUs: would become part of the trace. */
+	snprintf(path, sizeof(path), "%s/kernel/stream_7", fk.out);
 	write_file(path, "stale");
+	snprintf(path, sizeof(path), "%s/kernel/junk", fk.out);
+	write_file(path, "junk");
 	snprintf(path, sizeof(path), "%s/notes.txt", fk.out);
 	write_file(path, "mine");
 	CHECK(record("") == TR_EXIT_USAGE);
 	CHECK(err_has("is not empty (use --force"));
-	CHECK(out_size("stream_7") == 5);
+	CHECK(out_size("kernel/stream_7") == 5);
 	CHECK(record("--force") == 0);
-	CHECK(out_size("stream_7") == -1);
+	CHECK(out_size("kernel/stream_7") == -1);
 	CHECK(out_size("notes.txt") == 4);
-	CHECK(out_size("stream_0") == 0);
-	CHECK(err_has("not part of the trace"));
+	CHECK(out_size("kernel/junk") == 4);
+	CHECK(out_size("kernel/stream_0") == 0);
+	/* Only what is in the trace's directory would be read as a stream. */
+	CHECK(err_has("/kernel holds files that are not part of the trace"));
+	snprintf(path, sizeof(path), "%s/kernel/junk", fk.out);
+	unlink(path);
+	CHECK(record("--force") == 0);
+	CHECK(!err_has("not part of the trace"));
 
 	/* Output path is a file. */
 	snprintf(path, sizeof(path), "--debugfs %s -o %s/notes.txt", fk.dbg,
@@ -178,7 +187,7 @@ static void test_output_dir(void)
 	snprintf(path, sizeof(path), "--debugfs %s -o %s/a/b/c", fk.dbg,
 		 fk.root);
 	CHECK(run(path) == 0);
-	snprintf(path, sizeof(path), "%s/a/b/c/stream_0", fk.root);
+	snprintf(path, sizeof(path), "%s/a/b/c/kernel/stream_0", fk.root);
 	CHECK(!access(path, F_OK));
 }
 
@@ -204,26 +213,26 @@ static void test_metadata(void)
 	snprintf(metadata_path, sizeof(metadata_path), "%s/metadata", fk.tring);
 	write_file(metadata_path, text);
 	CHECK(record("") == 0);
-	snprintf(path, sizeof(path), "%s/metadata", fk.out);
+	snprintf(path, sizeof(path), "%s/kernel/metadata", fk.out);
 	f = fopen(path, "r");
 	CHECK(f != NULL);
 	n = f ? fread(buf, 1, sizeof(buf), f) : 0;
 	if (f)
 		fclose(f);
 	CHECK(n == strlen(text) && !memcmp(buf, text, n));
-	CHECK(out_size(".metadata.tmp") == -1);
+	CHECK(out_size("kernel/.metadata.tmp") == -1);
 	CHECK(trace_dir_clean());
 
 	/* Missing: a warning, and the recording goes on. */
 	unlink(metadata_path);
 	CHECK(record("--force") == 0);
 	CHECK(err_has("metadata does not exist"));
-	CHECK(out_size("metadata") == -1);
+	CHECK(out_size("kernel/metadata") == -1);
 
 	/* Appearing while recording: copied at the end. */
 	fk.tick = tick_metadata;
 	CHECK(record("--force") == 0);
-	CHECK(out_size("metadata") == 36);
+	CHECK(out_size("kernel/metadata") == 36);
 }
 
 static void test_options(void)
@@ -284,6 +293,7 @@ static void test_help_lists_summary(void)
 	CHECK(cpu_keys == 18 && total_keys == 14);
 	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup\n"));
 	CHECK(strstr(help, "drain=skipped|complete|timeout|aborted\n"));
+	CHECK(strstr(help, "statedump=skipped|done|unsupported|failed\n"));
 	CHECK(strstr(help, "per CPU only:\n\t\t  flush_pos "));
 	free(help);
 }

@@ -110,7 +110,7 @@ static void test_enospc(void)
 	fk.budget_on = true;
 	fk.budget = 5 * 4096 + 100;
 	CHECK(record("") == TR_EXIT_OUTPUT);
-	CHECK(out_size("stream_0") == 5 * 4096);
+	CHECK(out_size("kernel/stream_0") == 5 * 4096);
 	CHECK(stream_valid(0, 0, 5, &ev) && ev == 40);
 	CHECK(sum_is("stop", "output_error"));
 	CHECK(sum_is("drain", "skipped"));
@@ -286,7 +286,7 @@ static void test_instance_destroyed(void)
 	CHECK(sum("cpu0.drained") == 1 && sum("cpu1.drained") == 1);
 	CHECK(sum("cpu0.failed") == 0 && sum("cpu1.failed") == 0);
 	/* The metadata copied at the start stays. */
-	CHECK(out_size("metadata") == (long long)strlen(meta));
+	CHECK(out_size("kernel/metadata") == (long long)strlen(meta));
 	CHECK(trace_dir_clean());
 }
 

@@ -92,7 +92,8 @@ read_tring() {
 	echo 0 >$T/overwrite
 	echo "tring $FILL 0" >$B/fill
 	rm -rf /tmp/rec
-	tring-record -q -o /tmp/rec -c 0 -d 0.001 2>/dev/null
+	# No statedump: the reader alone is measured, on the fill alone.
+	tring-record -q -o /tmp/rec -c 0 -d 0.001 --no-statedump 2>/dev/null
 	s=/tmp/rec/.tring-record.summary
 	bytes=$(sed -n 's/^cpu0\.bytes=//p' $s)
 	ns=$(sed -n 's/^drain_ns=//p' $s)
@@ -155,7 +156,7 @@ sustain_tring() {
 	echo 1024 >$T/buffer_size_kb
 	echo 0 >$T/overwrite
 	rm -rf /tmp/rec
-	taskset 2 tring-record -q -o /tmp/rec -c 0 -w 1 &
+	taskset 2 tring-record -q -o /tmp/rec -c 0 -w 1 --no-statedump &
 	pid=$!
 	sleep 0.5
 	echo "tring $(fill_args "$rate")" >$B/fill

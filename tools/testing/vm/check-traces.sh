@@ -4,7 +4,9 @@
 # Check, with babeltrace2 on the host, the traces a guest recorded with
 # tools/testing/selftests/tring/tring_trace_test.sh: the trace must be a
 # CTF trace babeltrace2 reads unaided and must hold exactly what the
-# guest did and what tring counted.
+# guest did and what tring counted. Each recording is a directory laid
+# out as an LTTng session's: the trace in DIR/kernel, tring-record's
+# summary in DIR; babeltrace2 is given DIR and finds the trace.
 #
 # usage: check-traces.sh RESULTS_DIR     (the guest's /results)
 # Prints TAP; exit 1 on failure.
@@ -87,6 +89,12 @@ check "workload: sys_openat of $(expected "$w.expect" openat)" \
 	grep -qE "sys_openat: .* filename = \"$(expected "$w.expect" openat)\" }" "$w.bt"
 check "workload: sys_execve of /bin/sh" \
 	grep -qE "sys_execve: .* filename = \"/bin/sh\" }" "$w.bt"
+check "workload: sys_kill of $(expected "$w.expect" kill) with SIGTERM, by the shell" \
+	grep -qE "sys_kill: .* pid = $(expected "$w.expect" kill), sig = 15 }" "$w.bt"
+check "workload: the shell's echo wrote its 6 bytes: sys_write with count = 6" \
+	grep -qE "sys_write: .* fd = 1, buf = [0-9]+, count = 6 }" "$w.bt"
+check "workload: irq_handler_entry events carry the irq and the handler's name" \
+	grep -qE "irq_handler_entry: .* irq = [0-9]+, name = \"[^\"]+\" }" "$w.bt"
 check "workload: exit_syscall events carry the id" \
 	grep -qE "exit_syscall: .* id = [0-9]+, ret = -?[0-9]+ }" "$w.bt"
 check "workload: softirq events carry vec" \
@@ -95,7 +103,7 @@ check "workload: sched_waking events carry tid and target_cpu" \
 	grep -qE "sched_waking: .* tid = [0-9]+, prio = -?[0-9]+, target_cpu = [0-9]+ }" "$w.bt"
 # The env Trace Compass and babeltrace2 key on.
 meta_has() {
-	grep -qxF "$1" "$w/metadata"
+	grep -qxF "$1" "$w/kernel/metadata"
 }
 for kv in 'domain = "kernel";' 'tracer_name = "tring";' \
 	"hostname = \"$(expected "$w.expect" hostname)\";" \
@@ -104,10 +112,94 @@ for kv in 'domain = "kernel";' 'tracer_name = "tring";' \
 	check "workload: metadata has $kv" meta_has "$(printf '\t%s' "$kv")"
 done
 trace_uuid() {
-	sed -n '/^trace {/,/^}/s/^\tuuid = "\(.*\)";/\1/p' "$1/metadata"
+	sed -n '/^trace {/,/^}/s/^\tuuid = "\(.*\)";/\1/p' "$1/kernel/metadata"
 }
 check "workload: each recording has its own trace uuid" \
 	test -n "$(trace_uuid "$w")" -a "$(trace_uuid "$w")" != "$(trace_uuid "$traces/loss")"
+
+# The statedump: one, whole, naming what existed before the trace.
+sd_count() {
+	grep -c " $1: " "$w.bt"
+}
+check "workload: one lttng_statedump_start" test "$(sd_count lttng_statedump_start)" = 1
+check "workload: one lttng_statedump_end" test "$(sd_count lttng_statedump_end)" = 1
+check "workload: the statedump's events lie between its start and end" \
+	awk '/ lttng_statedump_start: / { s = NR } / lttng_statedump_end: / { e = NR }
+	     / lttng_statedump_(process_state|interrupt|block_device): / { if (!s || e) bad++; n++ }
+	     END { exit !(n > 0 && !bad) }' "$w.bt"
+# tid name pairs the statedump gave.
+sd_threads() {
+	sed -n 's/.* lttng_statedump_process_state: .* tid = \([0-9]*\), vtid = [0-9]*, pid = [0-9]*, vpid = [0-9]*, ppid = [0-9]*, vppid = [0-9]*, name = "\([^"]*\)", type = [01], mode = 5, submode = 1, status = [0-9]*, cpu = [0-9]* }$/\1 \2/p' "$w.bt" | sort -u
+}
+# Threads listed before and after the recording, by the same name.
+lived() {
+	sort -u "$w.threads-before" >"$w.tb"
+	sort -u "$w.threads-after" | comm -12 "$w.tb" -
+}
+# Workqueue workers show their queue after their name in /proc: tids only.
+missing=$(lived | cut -d' ' -f1 | sort -u | comm -23 - <(sd_threads | cut -d' ' -f1 | sort -u) |
+	head -n 5 | tr '\n' ' ')
+check "workload: the statedump names each of the $(lived | wc -l) threads /proc listed (missing: ${missing:-none})" \
+	test -z "$missing" -a "$(lived | wc -l)" -gt 10
+# A task's name is 15 characters; /proc shows kernel threads' whole.
+missing=$(lived | grep -v '^[0-9]* kworker/' |
+	awk '{ t = $1; sub(/^[0-9]+ /, ""); print t " " substr($0, 1, 15) }' | sort -u |
+	comm -23 - <(sd_threads) | head -n 5 | tr '\n' ';')
+check "workload: the statedump gives each thread its /proc name (differing: ${missing:-none})" \
+	test -z "$missing"
+sd_pid_check() {
+	awk 'function f(k,   v) {
+		v = $0; if (!sub(".* " k " = ", "", v)) return "?"
+		sub(/[,}].*/, "", v); return v
+	}
+	/ lttng_statedump_process_state: / {
+		n++
+		if (f("tid") != f("vtid") || f("pid") != f("vpid") ||
+		    f("ppid") != f("vppid")) bad++
+		if (f("name") == "\"kthreadd\"" && f("type") != 1) bad++
+		if (f("tid") == 1 && f("type") != 0) bad++
+	} END { exit !(n > 0 && !bad) }' "$w.bt"
+}
+check "workload: statedump: vtid = tid, vpid = pid, vppid = ppid; kthreadd a kernel thread, pid 1 a user thread" \
+	sd_pid_check
+# Every interrupt /proc/interrupts lists with a handler.
+missing=$(awk '$1 ~ /^[0-9]+:$/ { sub(/:/, "", $1); print $1 }' "$w.interrupts" | sort -u |
+	comm -23 - <(sed -n 's/.* lttng_statedump_interrupt: .* irq = \([0-9]*\),.*/\1/p' "$w.bt" | sort -u) |
+	tr '\n' ' ')
+check "workload: the statedump names every numbered interrupt /proc/interrupts lists (missing: ${missing:-none})" \
+	test -z "$missing"
+# Every block device, with its device number as the kernel's dev_t.
+while read -r name majmin; do
+	dev=$(( (${majmin%:*} << 20) | ${majmin#*:} ))
+	check "workload: statedump: block device $name ($majmin)" \
+		grep -qE "lttng_statedump_block_device: .* dev = $dev, diskname = \"$name\" }" "$w.bt"
+done <"$w.blockdevs"
+
+# LTTng's own analyses (python3-lttnganalyses) read the trace as an
+# LTTng kernel trace: the session directory's kernel/, the event and
+# field names they key on.
+shell=$(expected "$w.expect" shell)
+lttng_analysis() {
+	local name=$1
+	shift
+	lttng-"$name" --no-progress "$w" >"$w.$name" 2>&1 &&
+		! grep -q "Cannot run analysis\|^Error" "$w.$name" &&
+		grep -qE "$@" "$w.$name"
+}
+check "workload: lttng-cputop reads the trace and names the test's shell ($shell)" \
+	lttng_analysis cputop " \($shell\) "
+# The shell's own section of lttng-syscallstats lists openat.
+shell_openat() {
+	lttng_analysis syscallstats "TID: $shell\)" &&
+		awk -v t="($shell, TID: $shell)" '
+			index($0, t) { s = 1; next }
+			/^-----/ { s = 0 }
+			s && / - openat / { f = 1 }
+			END { exit !f }' "$w.syscallstats"
+}
+check "workload: lttng-syscallstats counts the shell's openat calls" shell_openat
+check "workload: lttng-irqstats counts soft interrupts" \
+	lttng_analysis irqstats "<[A-Z]+_SOFTIRQ> +[0-9]+"
 
 check "workload: babeltrace2 event count = tring's event count" \
 	test "$(bt_events "$w")" = "$(summary_sum "$ws" events)"

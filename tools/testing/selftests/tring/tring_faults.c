@@ -487,12 +487,12 @@ TEST_F_TIMEOUT(faults, events_enable, 600)
 
 TEST_F_TIMEOUT(faults, group_enable, 600)
 {
-	enable_unwinds(_metadata, TRING_DIR "/events/raw_syscalls/enable");
+	enable_unwinds(_metadata, TRING_DIR "/events/syscalls/enable");
 }
 
 TEST_F_TIMEOUT(faults, event_enable, 600)
 {
-	enable_unwinds(_metadata, TRING_DIR "/events/raw_syscalls/sys_enter/enable");
+	enable_unwinds(_metadata, TRING_DIR "/events/syscalls/syscall_entry/enable");
 }
 
 /* --- random failures, then exact counts ----------------------------------- */

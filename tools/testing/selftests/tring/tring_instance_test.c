@@ -268,11 +268,11 @@ TEST(record_exits_after_destroy)
 	}
 	/* Recording: every stream open, the metadata copied whole. */
 	for (i = 0; i < GUARD_MS && (streams_open_by(pid, "rec") < ncpu ||
-				     file_size(OUTDIR "/metadata") != meta);
+				     file_size(OUTDIR "/kernel/metadata") != meta);
 	     i++)
 		usleep(1000);
 	ASSERT_EQ(ncpu, streams_open_by(pid, "rec"));
-	ASSERT_EQ(meta, file_size(OUTDIR "/metadata"));
+	ASSERT_EQ(meta, file_size(OUTDIR "/kernel/metadata"));
 	ASSERT_EQ(0, tu_instance_cmd("destroy rec"));
 	status = wait_bounded(pid, GUARD_MS);
 	ASSERT_NE(-1, status) TH_LOG("tring-record did not exit");
@@ -281,13 +281,13 @@ TEST(record_exits_after_destroy)
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		memset(&sn, 0, sizeof(sn));
 		sn.cpu = cpu;
-		snprintf(path, sizeof(path), OUTDIR "/stream_%d", cpu);
+		snprintf(path, sizeof(path), OUTDIR "/kernel/stream_%d", cpu);
 		ASSERT_EQ(0, decode_file(path, &sn));
 		EXPECT_EQ(0, sn.bad);
 		EXPECT_EQ(count[cpu], sn.events);
 		EXPECT_EQ(2, sn.packets);
 	}
-	EXPECT_EQ(0, access(OUTDIR "/metadata", R_OK));
+	EXPECT_EQ(0, access(OUTDIR "/kernel/metadata", R_OK));
 }
 
 /* ---- userfaultfd: user memory that never faults in until resolved ---- */

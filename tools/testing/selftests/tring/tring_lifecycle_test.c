@@ -3,7 +3,7 @@
  * tring lifecycle tests: unloading the module while a stream is open or
  * mapped, or with events enabled under load; destroying an instance
  * buffer under an open reader; enabling and disabling events while every
- * CPU runs their tracepoints.
+ * CPU runs their tracepoints; statedumps, also while threads come and go.
  */
 #include <dirent.h>
 #include <sched.h>
@@ -417,6 +417,87 @@ TEST_F_TIMEOUT(slow, big_buffer, 300)
 	EXPECT_EQ(64ULL << 20, s.info.map_size);
 	EXPECT_TRUE(tu_all_zero(s.map, s.info.map_size));
 	tu_stream_close(&s);
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+}
+
+/* Threads /proc lists now. */
+static int nr_threads(void)
+{
+	struct dirent *p, *t;
+	char path[300];
+	DIR *dp, *dt;
+	int n = 0;
+
+	dp = opendir("/proc");
+	if (!dp)
+		return -1;
+	while ((p = readdir(dp))) {
+		if (p->d_name[0] < '1' || p->d_name[0] > '9')
+			continue;
+		snprintf(path, sizeof(path), "/proc/%s/task", p->d_name);
+		dt = opendir(path);
+		while (dt && (t = readdir(dt)))
+			n += t->d_name[0] != '.';
+		if (dt)
+			closedir(dt);
+	}
+	closedir(dp);
+	return n;
+}
+
+/*
+ * A statedump writes start, a thread's state for each thread, the
+ * interrupts and block devices, and end: on a quiet machine two dumps
+ * write the same number of events, at least the threads plus two.
+ */
+TEST(statedump_counts)
+{
+	long before, mid, after;
+	int threads;
+
+	ASSERT_EQ(0, reload_all());
+	threads = nr_threads();
+	ASSERT_LT(10, threads);
+	before = tu_events_written_all();
+	ASSERT_LE(0, before);
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/statedump", "1"));
+	mid = tu_events_written_all();
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/statedump", "1"));
+	after = tu_events_written_all();
+	fprintf(stderr, "# %d threads; statedumps of %ld and %ld events\n",
+		threads, mid - before, after - mid);
+	EXPECT_LE(before + 2 + threads, mid);
+	EXPECT_EQ(mid - before, after - mid);
+	/* "0" asks for nothing; anything else is refused. */
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/statedump", "0"));
+	EXPECT_EQ(after, tu_events_written_all());
+	EXPECT_NE(0, tu_write_file(TRING_DIR "/statedump", "dump"));
+}
+
+/*
+ * Statedumps while threads are born and die on every CPU, with every
+ * event enabled: the walk of the thread list, the interrupts and the
+ * block devices holds up (no splat on the debug kernels), and each dump
+ * completes.
+ */
+TEST_F_TIMEOUT(slow, statedump_under_load, 300)
+{
+	long before;
+	struct load l;
+	int i;
+
+	ASSERT_EQ(0, reload_all());
+	/* Overwrite mode: with no reader, writes go on when it is full. */
+	ASSERT_EQ(0, tu_reset_buffer(16, 16, 1));
+	ASSERT_EQ(0, tu_write_file(TRING_DIR "/events/enable", "1"));
+	ASSERT_EQ(0, load_start(&l));
+	for (i = 0; i < 20; i++) {
+		before = tu_events_written_all();
+		ASSERT_EQ(0, tu_write_file(TRING_DIR "/statedump", "1"));
+		EXPECT_LT(before + 10, tu_events_written_all());
+	}
+	disable_all_exactly(_metadata);
+	EXPECT_EQ(0, load_stop(&l));
 	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
 }
 

@@ -99,15 +99,16 @@ TEST(record_bursts_exact)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		/* Every event must be a test event: no statedump. */
 		execl(RECORD, RECORD, "-q", "-o", OUTDIR, "-w", "1",
-		      (char *)NULL);
+		      "--no-statedump", (char *)NULL);
 		_exit(127);
 	}
 	/*
 	 * It catches SIGINT from before it writes the metadata: wait for
 	 * that file, so the signal below cannot kill it while it starts.
 	 */
-	ASSERT_EQ(0, wait_for_file(OUTDIR "/metadata", 30000));
+	ASSERT_EQ(0, wait_for_file(OUTDIR "/kernel/metadata", 30000));
 	/* While it records: several ring laps' worth. */
 	for (cpu = 0; cpu < ncpu; cpu++) {
 		ASSERT_EQ(0, tu_trigger(cpu, 3000, 48 + 8 * cpu, 500, &written,
@@ -122,7 +123,7 @@ TEST(record_bursts_exact)
 	EXPECT_EQ(0, WEXITSTATUS(status));
 
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		snprintf(path, sizeof(path), OUTDIR "/stream_%d", cpu);
+		snprintf(path, sizeof(path), OUTDIR "/kernel/stream_%d", cpu);
 		ASSERT_EQ(0, decode_file(path, 64 * 1024, cpu, 0, &fs));
 		if (fs.bad)
 			fprintf(stderr, "# cpu %d: bad at line %d after %llu events\n",
@@ -136,7 +137,10 @@ TEST(record_bursts_exact)
 		snprintf(key, sizeof(key), "cpu%d.lost", cpu);
 		EXPECT_EQ(0, summary_value(key));
 	}
-	EXPECT_EQ(0, access(OUTDIR "/metadata", R_OK));
+	EXPECT_EQ(0, access(OUTDIR "/kernel/metadata", R_OK));
+	/* The summary stays in DIR, out of the trace's directory. */
+	EXPECT_EQ(0, access(OUTDIR "/.tring-record.summary", R_OK));
+	EXPECT_NE(0, access(OUTDIR "/metadata", F_OK));
 }
 
 TEST(record_reports_loss)
@@ -154,14 +158,15 @@ TEST(record_reports_loss)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
+		/* The loss counted must be the burst's alone. */
 		execl(RECORD, RECORD, "-q", "-o", OUTDIR, "-c", "0", "-d",
-		      "0.5", (char *)NULL);
+		      "0.5", "--no-statedump", (char *)NULL);
 		_exit(127);
 	}
 	ASSERT_EQ(pid, waitpid(pid, &status, 0));
 	ASSERT_TRUE(WIFEXITED(status));
 	EXPECT_EQ(0, WEXITSTATUS(status));
-	ASSERT_EQ(0, decode_file(OUTDIR "/stream_0", 4096, 0, 0, &fs));
+	ASSERT_EQ(0, decode_file(OUTDIR "/kernel/stream_0", 4096, 0, 0, &fs));
 	EXPECT_EQ(0, fs.bad);
 	EXPECT_EQ(written, fs.events);
 	EXPECT_EQ((long long)failed, summary_value("cpu0.discarded"));
@@ -191,8 +196,9 @@ static int append_packet(const uint8_t *pkt, const struct tring_subbuf *sb,
 
 /*
  * A reader that stalls while the writer laps it, in overwrite mode: the
- * trace it saves (/results/traces/overwrite_gap, checked on the host with
- * babeltrace2) has a packet sequence gap between packets it did read.
+ * trace it saves (/results/traces/overwrite_gap/kernel, laid out as
+ * tring-record lays it out, checked on the host with babeltrace2) has a
+ * packet sequence gap between packets it did read.
  */
 TEST(overwrite_gap_trace)
 {
@@ -211,7 +217,8 @@ TEST(overwrite_gap_trace)
 	ASSERT_EQ(0, system("mkdir -p /results/traces"));
 	system("rm -rf /results/traces/overwrite_gap*");
 	ASSERT_EQ(0, mkdir(dir, 0755));
-	sv.fd = open("/results/traces/overwrite_gap/stream_0",
+	ASSERT_EQ(0, mkdir("/results/traces/overwrite_gap/kernel", 0755));
+	sv.fd = open("/results/traces/overwrite_gap/kernel/stream_0",
 		     O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ASSERT_LE(0, sv.fd);
 	ASSERT_EQ(0, tu_stream_open(&s, 0));
@@ -238,7 +245,7 @@ TEST(overwrite_gap_trace)
 
 	n = tu_read_file(TRING_DIR "/metadata", meta, sizeof(meta));
 	ASSERT_LT(0, n);
-	fd = open("/results/traces/overwrite_gap/metadata",
+	fd = open("/results/traces/overwrite_gap/kernel/metadata",
 		  O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	ASSERT_EQ(n, write(fd, meta, n));
 	close(fd);

@@ -3,14 +3,17 @@
 #
 # Record real workloads with tring-record, inside the guest, for the host
 # to check with babeltrace2 (tools/testing/vm/check-traces.sh). Each
-# trace goes to /results/traces/<name>/ with what the host should find in
-# it written next to it: /results/traces/<name>.expect.
+# trace goes to /results/traces/<name>/ (the trace itself in its kernel/
+# directory, as tring-record lays it out) with what the host should find
+# in it written next to it: /results/traces/<name>.expect.
 #
 #   workload   events enabled; fork/exec/exit of known children, markers
 #              with known text, sleeps, syscalls, a file opened by a known
-#              path; the metadata's host name, release and boot id
+#              path; the metadata's host name, release and boot id; the
+#              threads, interrupts and block devices the statedump must name
 #   loss       a burst of test events into a tiny discard-mode buffer with
-#              no reader: babeltrace2 must report the exact loss
+#              no reader: babeltrace2 must report the exact loss (no
+#              statedump: only the burst's events may be lost)
 #   overwrite  the same burst in overwrite mode: lost packets and events
 #   example    tring_example.ko's own events in its own instance buffer
 
@@ -48,11 +51,25 @@ EXPECT=$OUT/workload.expect
 : >"$EXPECT"
 knobs 64 1024 0
 ok $? "workload: buffer configured"
+# What the statedump must name: the threads /proc lists now (those still
+# alive at the end, with the same name, are expected), the interrupts,
+# the block devices. Shell builtins only: no thread is born meanwhile.
+threads() {
+	for t in /proc/[0-9]*/task/[0-9]*; do
+		read -r c 2>/dev/null <"$t/comm" && echo "${t##*/} $c"
+	done
+}
+threads >$OUT/workload.threads-before
+cp /proc/interrupts $OUT/workload.interrupts
+for b in /sys/class/block/*; do
+	[ -e "$b/dev" ] && echo "${b##*/} $(cat "$b/dev")"
+done >$OUT/workload.blockdevs
 echo 1 >$T/events/enable
 tring-record -q -o $OUT/workload &
 rec=$!
 echo "tring marker one" >$T/trace_marker
 expect marker "tring marker one"
+expect shell $$
 expect hostname "$(hostname)"
 expect release "$(uname -r)"
 expect bootid "$(cat /proc/sys/kernel/random/boot_id)"
@@ -68,6 +85,12 @@ done
 ls / >/dev/null
 cat /proc/version >/dev/null
 sleep 0.2
+# A signal, sent by the shell itself (kill is built in).
+sleep 5 &
+pid=$!
+kill -TERM $pid
+wait $pid
+expect kill "$pid"
 echo "tring marker two: spaces, punctuation & symbols!" >$T/trace_marker
 expect marker "tring marker two: spaces, punctuation & symbols!"
 echo 0 >$T/events/enable
@@ -75,6 +98,7 @@ sleep 0.2
 kill -INT $rec
 wait $rec
 ok $? "workload: tring-record exit status"
+threads >$OUT/workload.threads-after
 
 # --- loss (discard mode) and overwrite -------------------------------------
 # burst NAME OVERWRITE: 2000 events into a 4 x 16 KiB buffer, recorded after
@@ -88,7 +112,7 @@ burst() {
 	ok $? "$1: burst written ($res)"
 	expect written "$(echo "$res" | cut -d' ' -f2)"
 	[ "$2" = 1 ] || expect failed "$(echo "$res" | cut -d' ' -f4)"
-	tring-record -q -o "$OUT/$1" -c 0 -d 0.5
+	tring-record -q -o "$OUT/$1" -c 0 -d 0.5 --no-statedump
 	ok $? "$1: tring-record exit status"
 }
 burst loss 0

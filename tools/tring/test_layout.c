@@ -1,0 +1,245 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record's unit test: the output layout (the trace in DIR/kernel,
+ * as an LTTng session directory holds it; the summary in DIR) and the
+ * statedump asked of the kernel at the start.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <sched.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "test_record.h"
+
+/* The names in @dir, sorted and space separated, dot files too. */
+static void list_dir(const char *dir, char *buf, size_t size)
+{
+	char cmd[600];
+	FILE *p;
+	size_t n;
+
+	snprintf(cmd, sizeof(cmd), "ls -A '%s' 2>/dev/null | sort | tr '\\n' ' '",
+		 dir);
+	buf[0] = '\0';
+	p = popen(cmd, "r");
+	if (!p)
+		return;
+	n = fread(buf, 1, size - 1, p);
+	buf[n] = '\0';
+	pclose(p);
+}
+
+static void tick_data(unsigned int n)
+{
+	if (n == 1) {
+		produce(0, 2, 3);
+		produce(1, 1, 2);
+	} else {
+		tr_request_stop();
+	}
+}
+
+static void test_layout(void)
+{
+	char dir[400], names[512];
+	uint64_t ev;
+
+	fake_setup(2, 4096, 8, false);
+	write_file(fk.statedump, "");
+	snprintf(dir, sizeof(dir), "%s/metadata", fk.tring);
+	write_file(dir, "/* CTF 1.8 */\n");
+	fk.tick = tick_data;
+	CHECK(record("") == 0);
+	list_dir(fk.out, names, sizeof(names));
+	CHECK(!strcmp(names, ".tring-record.summary kernel "));
+	snprintf(dir, sizeof(dir), "%s/kernel", fk.out);
+	list_dir(dir, names, sizeof(names));
+	CHECK(!strcmp(names, "metadata stream_0 stream_1 "));
+	CHECK(stream_valid(0, 0, 2, &ev) && ev == 6);
+	CHECK(stream_valid(1, 0, 1, &ev) && ev == 2);
+	CHECK(trace_dir_clean());
+	CHECK(sum("total.events") == 8);
+}
+
+/* A trace an older tring-record wrote to DIR itself, flat. */
+static void flat_trace(void)
+{
+	static const char *const names[] = {
+		"metadata", "stream_0", "stream_3", ".tring-record.summary",
+	};
+	char path[600];
+	unsigned int i;
+
+	mkdirs("%s", fk.out);
+	for (i = 0; i < ARRAY_SIZE(names); i++) {
+		snprintf(path, sizeof(path), "%s/%s", fk.out, names[i]);
+		write_file(path, "old");
+	}
+}
+
+static void test_flat_layout(void)
+{
+	char names[512];
+
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_stop;
+	flat_trace();
+	/* Refused like any non-empty directory... */
+	CHECK(record("") == TR_EXIT_USAGE);
+	CHECK(err_has("is not empty (use --force"));
+	CHECK(out_size("stream_3") == 3 && out_size("metadata") == 3);
+	CHECK(out_size("kernel") == -1);
+	/* ...and replaced with --force: it would be a second, stale trace. */
+	CHECK(record("--force") == 0);
+	list_dir(fk.out, names, sizeof(names));
+	CHECK(!strcmp(names, ".tring-record.summary kernel "));
+	CHECK(out_size("kernel/stream_0") == 0);
+	CHECK(sum_is("statedump", "done"));
+}
+
+static void test_layout_cleanup(void)
+{
+	char names[512], path[600];
+
+	/* A DIR this run made goes, with DIR/kernel. */
+	fake_setup(1, 4096, 8, false);
+	ring(0)->busy = true;
+	CHECK(record("") == TR_EXIT_SETUP);
+	CHECK(out_size("") == -1);
+	CHECK(fk.statedumps == 0);
+
+	/* An empty DIR that was there stays; DIR/kernel, made here, goes. */
+	mkdirs("%s", fk.out);
+	CHECK(record("") == TR_EXIT_SETUP);
+	CHECK(out_size("") >= 0 && out_size("kernel") == -1);
+
+	/* A DIR/kernel that was there stays, emptied of this run's files. */
+	mkdirs("%s/kernel", fk.out);
+	snprintf(path, sizeof(path), "%s/kernel/notes", fk.out);
+	write_file(path, "mine");
+	ring(0)->busy = false;
+	ring(1)->busy = true;
+	fk.nrings = 2;
+	fake_tree(fk.tring, 2, false);
+	ring(1)->cpu = 1;
+	CHECK(record("--force") == TR_EXIT_SETUP);
+	snprintf(path, sizeof(path), "%s/kernel", fk.out);
+	list_dir(path, names, sizeof(names));
+	CHECK(!strcmp(names, "notes "));
+
+	/* DIR/kernel is a file. */
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kernel/notes", fk.out);
+	unlink(path);
+	snprintf(path, sizeof(path), "%s/kernel", fk.out);
+	rmdir(path);
+	write_file(path, "x");
+	CHECK(record("--force") == TR_EXIT_USAGE);
+	CHECK(err_has("/kernel exists and is not a directory"));
+	CHECK(out_size("kernel") == 1);
+}
+
+static void test_statedump(void)
+{
+	const char *o0, *o1, *sd, *g;
+	cpu_set_t before, after;
+
+	fake_setup(2, 4096, 8, false);
+	fk.tick = tick_data;
+	CHECK(record("") == 0);
+	CHECK(fk.statedumps == 1);
+	o0 = strstr(fk.events, "open 0\n");
+	o1 = strstr(fk.events, "open 1\n");
+	sd = strstr(fk.events, "statedump\n");
+	g = strstr(fk.events, "get ");
+	/* Once, after every stream is open, before anything is read. */
+	CHECK(o0 && o1 && sd && g && o0 < sd && o1 < sd && sd < g);
+	CHECK(!strstr(sd + 1, "statedump\n"));
+	CHECK(sum_is("statedump", "done"));
+	CHECK(!err_has("statedump"));
+
+	/* With --cpus the writer is pinned for the write only. */
+	CHECK(!sched_getaffinity(0, sizeof(before), &before));
+	fk.events[0] = '\0';
+	CHECK(record("--force -c 1") == 0);
+	CHECK(strstr(fk.events, "statedump\n"));
+	CHECK(!sched_getaffinity(0, sizeof(after), &after));
+	CHECK(CPU_EQUAL(&before, &after));
+}
+
+static void test_no_statedump(void)
+{
+	char dir[600];
+
+	fake_setup(2, 4096, 8, false);
+	fk.tick = tick_stop;
+	CHECK(record("--no-statedump") == 0);
+	CHECK(fk.statedumps == 0 && !strstr(fk.events, "statedump"));
+	CHECK(sum_is("statedump", "skipped"));
+
+	/* An instance: the statedump would go to the default buffer. */
+	snprintf(dir, sizeof(dir), "%s/instances/foo", fk.tring);
+	fake_tree(dir, 2, false);
+	CHECK(record("--force --instance foo") == 0);
+	CHECK(fk.statedumps == 0);
+	CHECK(sum_is("statedump", "skipped"));
+	CHECK(!err_has("statedump"));
+}
+
+/* Lines of what the last run said that hold @s. */
+static unsigned int err_lines(const char *s)
+{
+	const char *p = fk.err, *nl, *hit;
+	unsigned int n = 0;
+
+	while ((hit = strstr(p, s))) {
+		n++;
+		nl = strchr(hit, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	return n;
+}
+
+static void test_statedump_errors(void)
+{
+	uint64_t ev;
+
+	/* An older module: no statedump file. Warned once, recorded. */
+	fake_setup(2, 4096, 8, false);
+	fk.tick = tick_data;
+	unlink(fk.statedump);
+	CHECK(record("") == 0);
+	CHECK(fk.statedumps == 0);
+	CHECK(err_lines("statedump") == 1);
+	CHECK(err_has("warning: ") && err_has("/tring/statedump does not exist"));
+	CHECK(sum_is("statedump", "unsupported"));
+	CHECK(stream_valid(0, 0, 2, &ev) && ev == 6);
+	CHECK(sum("exit_status") == 0);
+
+	/* The write fails: warned with the errno text, recorded. */
+	fake_setup(2, 4096, 8, false);
+	fk.tick = tick_data;
+	fk.statedump_err = EIO;
+	CHECK(record("") == 0);
+	CHECK(fk.statedumps == 1);
+	CHECK(err_lines("statedump") == 1);
+	CHECK(err_has("warning: statedump failed") &&
+	      err_has(strerror(EIO)));
+	CHECK(sum_is("statedump", "failed"));
+	CHECK(stream_matches(0) && stream_matches(1));
+	CHECK(stream_valid(0, 0, 2, &ev) && ev == 6);
+	CHECK(sum("exit_status") == 0);
+}
+
+const struct test layout_tests[] = {
+	{ "layout", test_layout },
+	{ "flat_layout", test_flat_layout },
+	{ "layout_cleanup", test_layout_cleanup },
+	{ "statedump", test_statedump },
+	{ "no_statedump", test_no_statedump },
+	{ "statedump_errors", test_statedump_errors },
+	{ NULL, NULL },
+};
