@@ -224,7 +224,7 @@ on=$(cat $T/events/*/*/enable 2>/dev/null | grep -c 1)
 cpus=$(grep -c ^processor /proc/cpuinfo)
 echo "# every generic event on: $(((t1 - t0) * 10)) ms, $on events on (of $(ls -d $T/events/*/*/ | wc -l)), $cpus CPUs, slab+percpu up $((mem1 - mem0)) KiB: $(((mem1 - mem0) * 1024 / (on * cpus > 0 ? on * cpus : 1))) bytes per event per CPU"
 # perf's own event objects, when their slab cache is not merged
-pe=$(awk '$1 == "perf_event" { print $3 " of " $4 " bytes" }' /proc/slabinfo 2>/dev/null)
+pe=$(awk '$1 == "perf_event" { print $2 " of " $4 " bytes" }' /proc/slabinfo 2>/dev/null)
 [ -z "$pe" ] || echo "# perf_event slab objects now: $pe"
 echo "bench enable_all_ms $(((t1 - t0) * 10)) events_on $on cpus $cpus mem_kib $((mem1 - mem0)) bytes_per_event_cpu $(((mem1 - mem0) * 1024 / (on * cpus > 0 ? on * cpus : 1)))" >>$EXPECT
 [ "$rc" = 0 ] && [ "$on" -gt 100 ]
