@@ -669,6 +669,17 @@ static void tring_gen_ctf_int(struct seq_file *m,
 		   f->hex ? 16 : 10);
 }
 
+/* Whether @ev's payload may end before a multiple of 4 bytes. */
+static bool tring_gen_unaligned(const struct tring_gen_event *ev)
+{
+	unsigned int i;
+
+	for (i = 0; i < ev->nr_fields; i++)
+		if (ev->fields[i].kind >= TRING_GEN_DSTR)
+			return true;
+	return ev->fixed % 4;
+}
+
 /**
  * tring_generic_ctf - the CTF metadata of the generic events
  * @m: where.
@@ -720,6 +731,15 @@ void tring_generic_ctf(struct seq_file *m)
 				break;
 			}
 		}
+		/*
+		 * A payload of a length not a multiple of 4 ends in zero
+		 * bytes up to the next record; at the end of a packet a CTF
+		 * reader would take them for another record's header. An
+		 * empty 4-byte aligned struct last makes them part of the
+		 * event (babeltrace2 shows "tring_pad = { }").
+		 */
+		if (tring_gen_unaligned(ev))
+			seq_puts(m, "\t\tstruct { } align(32) _tring_pad;\n");
 		seq_puts(m, "\t};\n};\n\n");
 	}
 	mutex_unlock(&tring_gen_lock);
