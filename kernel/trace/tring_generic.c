@@ -593,8 +593,10 @@ static ssize_t tring_gen_enable_write(struct file *file,
 			err = tring_gen_set(&tring_gen_events[i], on);
 			if (err == -ENOMEM || (err && tring_gen_dead))
 				ret = ret ?: err;
-			else if (err)
-				refused++;
+			else if (err && refused++ < 10)
+				pr_info("%s/%s cannot be recorded (error %d)\n",
+					tring_gen_events[i].group,
+					tring_gen_events[i].name, err);
 		}
 		if (refused)
 			pr_info("%u kernel events cannot be recorded\n",
