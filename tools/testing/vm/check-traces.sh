@@ -269,7 +269,7 @@ if [ -f "$gx" ] && [ "$(cat "$gx")" != skip ]; then
 	check "generic: tring's event count = events the kernel committed" \
 		test "$(summary_sum "$gs" events)" = "$(summary_sum "$gs" kernel_events_written)"
 	check "generic: kmalloc events with the kernel's fields by name" \
-		grep -qE ' kmalloc: \{ cpu_id = [0-9]+, [^}]*\}, \{ common_pid = [0-9]+, call_site = [0-9]+, ptr = 0x[0-9a-f]+, bytes_req = [0-9]+, bytes_alloc = [0-9]+, gfp_flags = ' "$g.bt"
+		grep -qE ' kmalloc: \{ cpu_id = [0-9]+, [^}]*\}, \{ common_pid = [0-9]+, call_site = [0-9]+, ptr = 0x[0-9a-fA-F]+, bytes_req = [0-9]+, bytes_alloc = [0-9]+, gfp_flags = ' "$g.bt"
 	for m in $(expected "$gx" module); do
 		check "generic: module_load name = \"$m\" (a __data_loc string) as in ftrace" \
 			grep -qE " module_load: .* name = \"$m\"" "$g.bt"
