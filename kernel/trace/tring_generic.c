@@ -640,7 +640,8 @@ static int tring_gen_format_show(struct seq_file *m, void *unused)
 	int ret;
 
 	mutex_lock(&tring_gen_lock);
-	ret = tring_gen_parse(ev);
+	/* Parsed at open (tring_gen_format_open()); here only its outcome. */
+	ret = ev->parsed ? 0 : ev->err ?: -EAGAIN;
 	seq_printf(m, "name: %s\nID: %u\nkernel_id: %d\n", ev->name, ev->id,
 		   ret ? -1 : ev->kid);
 	if (ret) {
@@ -660,7 +661,29 @@ unlock:
 	mutex_unlock(&tring_gen_lock);
 	return 0;
 }
-DEFINE_SHOW_ATTRIBUTE(tring_gen_format);
+
+/*
+ * Read the kernel's format here, not in ->show: tracefs's format file is
+ * a seq_file too, and reading it under our seq_file's lock nests two
+ * locks of one class (lockdep's "possible recursive locking").
+ */
+static int tring_gen_format_open(struct inode *inode, struct file *file)
+{
+	struct tring_gen_event *ev = inode->i_private;
+
+	mutex_lock(&tring_gen_lock);
+	tring_gen_parse(ev);
+	mutex_unlock(&tring_gen_lock);
+	return single_open(file, tring_gen_format_show, ev);
+}
+
+static const struct file_operations tring_gen_format_fops = {
+	.owner		= THIS_MODULE,
+	.open		= tring_gen_format_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= single_release,
+};
 
 /* A CTF integer of field @f (its element for an array). */
 static void tring_gen_ctf_int(struct seq_file *m,
