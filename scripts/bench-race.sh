@@ -122,6 +122,37 @@ for series in $kernels; do
 		done
 	done
 
+	if grep -q '^gen [0-9]' "$f"; then
+		echo
+		echo "One tracepoint pair, raw_syscalls sys_enter/sys_exit, hit by the 1-CPU syscall storm: tring's"
+		echo "generic events (the kernel's own, through perf), tring's hand-written syscall events, trace-cmd"
+		echo "and perf record. ns/ev: workload time over the same round's untraced run, per event recorded;"
+		echo "medians of rounds; /generic: ns/ev over tring-generic's."
+		printf '%-14s %9s %7s %9s %9s %9s %8s\n' tracer ms 'slow%' events lost ns/ev /generic
+		# gen_ns TRACER: per round, ns per event over the untraced run
+		gen_ns() {
+			awk -v t="$1" '$1 == "gen" && $2 != "-" {
+				for (i = 4; i < NF; i++) { if ($i == "ns") ns[$3, $2] = $(i + 1); if ($i == "events") ev[$3, $2] = $(i + 1) }
+				rounds[$2] = 1 }
+				END { for (r in rounds) if (ns["none", r] > 0 && ev[t, r] > 0)
+					printf "%.1f\n", (ns[t, r] - ns["none", r]) / ev[t, r] }' "$f" | median
+		}
+		gcol() { awk -v t="$1" -v k="$2" '$1 == "gen" && $3 == t { for (i = 4; i < NF; i++) if ($i == k) print $(i + 1) }' "$f"; }
+		gg=$(gen_ns tring-generic)
+		for t in none tring-generic tring trace-cmd perf; do
+			grep -qE "^gen [0-9]+ $t ns " "$f" || continue
+			ms=$(gcol $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
+			sl=$(awk -v t="$t" '$1 == "gen" && $2 != "-" { for (i = 4; i < NF; i++) if ($i == "ns") ns[$3, $2] = $(i + 1); rounds[$2] = 1 }
+				END { for (r in rounds) if (ns["none", r] > 0 && ns[t, r] > 0) printf "%.1f\n", (ns[t, r] / ns["none", r] - 1) * 100 }' "$f" | median)
+			ne=$( [ $t = none ] || gen_ns $t)
+			rel=$(awk -v a="${ne:-0}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
+			printf '%-14s %9s %7s %9s %9s %9s %8s\n' $t "$ms" "${sl:--}" "$(gcol $t events | median)" \
+				"$(gcol $t lost | tr '\n' ',' | sed 's/,$//')" "${ne:--}" "$rel"
+			[ -z "$json" ] || json_rows+=("{\"generic\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null}}")
+		done
+		grep '^gen - ' "$f" | sed 's/^gen - - \([^ ]*\) unsupported /\1: not run: /' || true
+	fi
+
 	echo
 	echo "The buffer alone: ns/event, median of rounds. LTTng: lttng-test's /proc write of N events"
 	echo "(its recorder running); tring: tring_bench's loops without and with a draining kthread, and"

@@ -8,7 +8,10 @@
 # tools/testing/vm/bench-guest.sh: the write side (tring_bench.ko: the
 # same loop and payloads through every writer, interleaved rounds) and
 # the read side (tring-record and ftrace's own readers draining the same
-# data to tmpfs, against dd). Then the user-space twin gives native
+# data to tmpfs, against dd) and generic events (one kernel event
+# through perf against the same tracepoint in ftrace and as a
+# hand-written tring event; every generic event at once: time to
+# enable, memory). Then the user-space twin gives native
 # figures: ns/event on this CPU and instructions per event (callgrind).
 # Last, scripts/bench-race.sh: the tracer race (tring-record, LTTng,
 # trace-cmd, perf and no tracer on the same events and workloads, one
@@ -163,6 +166,24 @@ EOP
 		done
 		printf '%16.2fM/s\n' "$best"
 	done
+
+	if grep -q '^generic ' "$f"; then
+		gm() { awk -v i="$1" '$1 == "generic" && $2 == i { print $4 }' "$f" | median; }
+		echo
+		echo "Generic events (a kernel event through perf): raw_syscalls/sys_enter hit by dd's"
+		echo "1-byte read()/write(), $(awk '$1 == "generic" { print $6; exit }' "$f") calls per run; ns per event over no tracing,"
+		echo "median of rounds ('none': ns per untraced call):"
+		printf '%-34s %10s\n' event ns/event
+		printf '%-34s %10s\n' "tring generic (perf)" "$(gm generic)" \
+			"tring hand-written syscall_entry" "$(gm handwritten)" \
+			"ftrace raw_syscalls/sys_enter" "$(gm ftrace)" "none" "$(gm none)"
+		# generic_all enable_ms X disable_ms X events N cpus N mem_kib X
+		read -r _ _ ge _ gd _ gv _ gc _ gk < <(grep '^generic_all ' "$f" | head -n 1) || true
+		[ -n "${gk:-}" ] && echo "Every generic event at once: $gv events on $gc CPUs enabled in $ge ms, disabled in $gd ms;" &&
+			echo "  slab + per-CPU memory up $gk KiB: $(awk -v m="$gk" -v e="$gv" -v c="$gc" 'BEGIN { if (e * c) printf "%d", m * 1024 / (e * c) }') bytes per event per CPU"
+		gg=$(gm generic) gh=$(gm handwritten) gf=$(gm ftrace) gn=$(gm none)
+		json_items+=("{\"kernel\":\"$release\",\"side\":\"generic\",\"ns_per_event\":{\"generic\":${gg:-null},\"handwritten\":${gh:-null},\"ftrace\":${gf:-null}},\"untraced_call_ns\":${gn:-null},\"enable_all_ms\":${ge:-null},\"disable_all_ms\":${gd:-null},\"events\":${gv:-null},\"cpus\":${gc:-null},\"mem_kib\":${gk:-null}}")
+	fi
 done
 
 echo

@@ -18,6 +18,7 @@
 #include <linux/uuid.h>
 
 #include "tring_events.h"
+#include "tring_generic.h"
 
 static const char *const tring_ctf_int_names[] = {
 	[TRING_FIELD_U8] = "uint8_t",
@@ -377,8 +378,10 @@ void tring_ctf_metadata(struct seq_file *m, const struct tring_buffer_attr *attr
 		if (attr->events[i].name)
 			tring_ctf_event(m, &attr->events[i]);
 	/* The default buffer: also the events modules added to it. */
-	if (attr->events == tring_builtin_events)
+	if (attr->events == tring_builtin_events) {
 		tring_module_events_show(m, tring_ctf_event);
+		tring_generic_ctf(m);
+	}
 }
 
 /**

@@ -47,6 +47,7 @@
 #include <trace/events/timer.h>
 
 #include "tring_events.h"
+#include "tring_generic.h"
 
 /* Helpers the table's field expressions use. */
 
@@ -1137,6 +1138,35 @@ put_group:
 }
 
 /**
+ * tring_events_builtin - is an event tring describes by hand
+ * @group: its group.
+ * @name: its name.
+ *
+ * Such an event wins over the kernel's of the same group and name
+ * (tring_generic.c makes no generic event for it).
+ *
+ * Return: true if @group/@name is one of tring's own events or event
+ * directories.
+ */
+bool tring_events_builtin(const char *group, const char *name)
+{
+	const struct tring_event_desc *ev;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(tring_sources); i++)
+		if (!strcmp(tring_sources[i].group, group) &&
+		    !strcmp(tring_sources[i].name, name))
+			return true;
+	for (i = 0; i < tring_nr_builtin_events; i++) {
+		ev = &tring_builtin_events[i];
+		if (ev->name && !strcmp(ev->group, group) &&
+		    !strcmp(ev->name, name))
+			return true;
+	}
+	return false;
+}
+
+/**
  * tring_events_init - check the event table and create the files
  * @root: /sys/kernel/debug/tring.
  *
@@ -1179,6 +1209,11 @@ int tring_events_init(struct dentry *root)
 				&tring_marker_fops);
 	if (ret)
 		goto remove_events;
+	/* Every other event of the kernel's, after ours (tring_generic.c). */
+	ret = tring_generic_init(tring_events_dir, TRING_ID_FIRST_EVENT +
+				 tring_nr_builtin_events);
+	if (ret)
+		goto remove_events;
 	return 0;
 
 remove_events:
@@ -1194,5 +1229,6 @@ remove_events:
  */
 void tring_events_exit(void)
 {
+	tring_generic_exit();
 	tring_sources_set(NULL, NULL, false);
 }

@@ -10,6 +10,7 @@
 #   write IMPL PAYLOAD CPUS READER NESTED ns_per_event X min X max X events N round R
 #   read READER bytes N ns N user_ns N sys_ns N syscalls N
 #   sustain READER RATE written N failed N ns N lost N
+#   generic IMPL ns_per_event X calls N round R, generic_all ... (below)
 #
 # Environment: ROUNDS (default 5), EVENTS (per write run, default 200000),
 # FILL (events per read run, default 200000), RATES (events per second of
@@ -188,7 +189,63 @@ sustain_ftrace() {
 	echo 1408 >$tr/buffer_size_kb
 }
 
+# Generic events (a kernel event through perf, tring_generic.c): one
+# tracepoint, raw_syscalls/sys_enter, hit by dd's 1-byte read()/write()
+# pairs, as tring's generic event, as tring's hand-written
+# syscalls/syscall_entry and in ftrace; wall time over no tracing, per
+# event, interleaved rounds. Then every generic event at once: time to
+# enable and disable, slab and per-CPU memory.
+#   generic IMPL ns_per_event X calls N round R
+#   generic_all enable_ms X disable_ms X events N cpus N mem_kib X
+GEN_CALLS=${GEN_CALLS:-100000}
+uptime_cs() {
+	sed 's/^\([0-9]*\)\.\([0-9]*\) .*/\1\2/' /proc/uptime
+}
+dd_cs() {
+	local t0=$(uptime_cs)
+
+	dd if=/dev/zero of=/dev/null bs=1 count=$((GEN_CALLS / 2)) 2>/dev/null
+	echo $(($(uptime_cs) - t0))
+}
+generic_on() {
+	case $1 in
+	generic) echo "$2" >$T/events/raw_syscalls/sys_enter/enable ;;
+	handwritten) echo "$2" >$T/events/syscalls/syscall_entry/enable ;;
+	ftrace) echo "$2" >/sys/kernel/tracing/events/raw_syscalls/sys_enter/enable ;;
+	esac
+}
+generic_side() {
+	local r impl base t t0 t1 m0 m1 on
+
+	[ -f $T/events/raw_syscalls/sys_enter/enable ] || return
+	echo 4 >$T/buffer_subbuf_size_kb
+	echo 1024 >$T/buffer_size_kb
+	echo 1 >$T/overwrite
+	echo 1 >/sys/kernel/tracing/tracing_on
+	for r in $(seq "$ROUNDS"); do
+		base=$(dd_cs)
+		for impl in generic handwritten ftrace; do
+			generic_on $impl 1
+			t=$(dd_cs)
+			generic_on $impl 0
+			echo "generic $impl ns_per_event $(((t - base) * 10000000 / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
+		done
+		echo "generic none ns_per_event $((base * 10000000 / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
+	done
+	echo >/sys/kernel/tracing/trace
+	m0=$(($(sed -n 's/^Slab: *//p; s/^Percpu: *//p' /proc/meminfo | tr -d 'kB ' | tr '\n' '+')0))
+	t0=$(uptime_cs)
+	echo 1 >$T/events/generic_enable
+	t1=$(uptime_cs)
+	m1=$(($(sed -n 's/^Slab: *//p; s/^Percpu: *//p' /proc/meminfo | tr -d 'kB ' | tr '\n' '+')0))
+	on=$(cat $T/events/*/*/enable | grep -c 1)
+	t=$(uptime_cs)
+	echo 0 >$T/events/generic_enable
+	echo "generic_all enable_ms $(((t1 - t0) * 10)) disable_ms $((($(uptime_cs) - t) * 10)) events $on cpus $(grep -c ^processor /proc/cpuinfo) mem_kib $((m1 - m0))" >>$OUT
+}
+
 write_side
+[ -n "${QUICK:-}" ] || generic_side
 for r in $(seq "$ROUNDS"); do
 	read_tring
 	read_ftrace splice

@@ -256,4 +256,41 @@ check "example: $ticks example_tick events, counting 0 to $((ticks - 1))" \
 	test "$(sed -n 's/.* example_tick: .*count = \([0-9]*\),.*/\1/p' "$e.bt" | tr '\n' ' ')" = \
 	"$(seq 0 $((ticks - 1)) | tr '\n' ' ')"
 
+# --- generic: the kernel's own events, against ftrace's record -----------------
+# tring_generic_test.sh enabled the same kernel events in tring and in
+# ftrace around one workload; every value ftrace recorded must be in
+# tring's trace, in the field of the same name.
+gx=$traces/generic.expect
+g=$traces/generic
+if [ -f "$gx" ] && [ "$(cat "$gx")" != skip ]; then
+	check "generic: babeltrace2 reads the trace" bt "$g"
+	gs=$g/.tring-record.summary
+	check "generic: nothing lost" test "$(summary_sum "$gs" lost)" = 0
+	check "generic: babeltrace2 event count = tring's event count ($(summary_sum "$gs" events))" \
+		test "$(bt_events "$g")" = "$(summary_sum "$gs" events)"
+	check "generic: tring's event count = events the kernel committed" \
+		test "$(summary_sum "$gs" events)" = "$(summary_sum "$gs" kernel_events_written)"
+	check "generic: kmalloc events with the kernel's fields by name" \
+		grep -qE ' kmalloc: \{ cpu_id = [0-9]+, [^}]*\}, \{ common_pid = [0-9]+, call_site = [0-9]+, ptr = 0x[0-9a-fA-F]+, bytes_req = [0-9]+, bytes_alloc = [0-9]+, gfp_flags = ' "$g.bt"
+	for m in $(expected "$gx" module); do
+		check "generic: module_load name = \"$m\" (a __data_loc string) as in ftrace" \
+			grep -qE " module_load: .* name = \"$m\"" "$g.bt"
+	done
+	for l in $(expected "$gx" netlen); do
+		check "generic: netif_rx on lo, len = $l as in ftrace" \
+			grep -qE " netif_rx: .*len = $l, .*name = \"lo\"" "$g.bt"
+	done
+	ino=$(expected "$gx" ino)
+	if expected "$gx" inode | grep -q " $ino\$"; then
+		check "generic: writeback_mark_inode_dirty ino = $ino, name (char[32]) as in ftrace" \
+			grep -qE " writeback_mark_inode_dirty: .*name = \"$(expected "$gx" inode | sed -n "s/ $ino\$//p" | head -n 1)\", ino = $ino," "$g.bt"
+	fi
+	sed -n 's/.* kmalloc: .*bytes_req = \([0-9]*\), bytes_alloc = \([0-9]*\),.*/\1 \2/p' "$g.bt" | sort -u >"$g.kmalloc"
+	check "generic: every kmalloc (bytes_req bytes_alloc) ftrace saw, tring saw ($(expected "$gx" kmalloc | wc -l) pairs)" \
+		test -z "$(expected "$gx" kmalloc | sort -u | comm -23 - "$g.kmalloc")"
+	sed -n 's/.* hrtimer_start: .*, expires = \([0-9]*\),.*/\1/p' "$g.bt" | sort -u >"$g.expires"
+	check "generic: every hrtimer_start expires ftrace saw, tring saw ($(expected "$gx" expires | wc -l) values)" \
+		test -z "$(expected "$gx" expires | sort -u | comm -23 - "$g.expires")"
+fi
+
 tap_end

@@ -325,14 +325,32 @@ TEST_F_TIMEOUT(slow, enable_disable_while_tracing, 300)
 	EXPECT_EQ(0, load_stop(&l));
 }
 
-/* Every enable file under events/: the switch, each group's, each event's. */
+/*
+ * A generic event (one of the kernel's, recorded through perf): its
+ * format file names the kernel's id. Their enable files cost a perf
+ * event per CPU each and are tested in tring_generic_test.sh.
+ */
+static bool generic_event(const char *dir)
+{
+	char path[700], text[256];
+
+	snprintf(path, sizeof(path), "%s/format", dir);
+	if (tu_read_file(path, text, sizeof(text)) <= 0)
+		return false;
+	return strstr(text, "kernel_id:");
+}
+
+/*
+ * Every enable file under events/ of tring's own events: the switch,
+ * each group's, each event's.
+ */
 static int enable_files(char paths[][640], int max)
 {
 	struct dirent *g, *e;
 	DIR *dg, *de;
 	char dir[300];
 	struct stat st;
-	int n = 0;
+	int n = 0, first;
 
 	snprintf(paths[n++], 640, TRING_DIR "/events/enable");
 	dg = opendir(TRING_DIR "/events");
@@ -345,14 +363,24 @@ static int enable_files(char paths[][640], int max)
 		de = opendir(dir);
 		if (!de)
 			continue;
-		snprintf(paths[n++], 640, "%s/enable", dir);
-		while ((e = readdir(de)) && n < max) {
+		first = n;
+		while ((e = readdir(de)) && n + 1 < max) {
 			if (e->d_name[0] == '.')
+				continue;
+			snprintf(paths[n], 640, "%s/%s", dir, e->d_name);
+			if (generic_event(paths[n]))
 				continue;
 			snprintf(paths[n], 640, "%s/%s/enable", dir, e->d_name);
 			if (!stat(paths[n], &st))
 				n++;
 		}
+		/*
+		 * The group's own switch, if it has one of tring's events (a
+		 * group of generic events only switches those).
+		 */
+		snprintf(paths[n], 640, "%s/enable", dir);
+		if (n > first && !stat(paths[n], &st))
+			n++;
 		closedir(de);
 	}
 	closedir(dg);

@@ -22,6 +22,8 @@
 #   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
 #	trace_lost N|- bytes N rec_cpu_ns N
 #   race - - TRACER unsupported REASON...
+#   gen ROUND TRACER ns N cpu_ns N events N lost N trace_events N|- ...
+#	(one tracepoint pair: tring's generic event among the tracers)
 #   alone ROUND WRITER payload N events N ns N
 #
 # Then it reboots (QEMU exits); /results/done says it finished.
@@ -170,7 +172,7 @@ run_tring() {
 	sleep 1
 	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
 	res=$(storm $(wl_args "$1"))
-	echo 0 >$T/events/enable
+	for e in $TRING_EVENTS; do echo 0 >$T/events/$e/enable; done
 	kill -TERM $pid
 	wait $pid
 	s=$O/.tring-record.summary
@@ -182,6 +184,12 @@ run_tring() {
 	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
 		read -r tev tlost <<<"$(bt_count $O)"
 	fi
+}
+
+# tring's generic events (the kernel's own, through perf): TRING_EVENTS
+# names them.
+run_tring_generic() {
+	run_tring "$@"
 }
 
 run_lttng() {
@@ -285,6 +293,40 @@ for r in $(seq "$ROUNDS"); do
 		done
 	done
 done
+
+# --- One tracepoint pair, five ways: what a generic event costs ---------------
+# raw_syscalls/sys_enter and sys_exit, hit by the syscall storm on one
+# CPU: as tring's generic events (kernel/trace/tring_generic.c, through
+# perf), as tring's hand-written syscall events (its own probes on the
+# same tracepoints), in trace-cmd and in perf record; interleaved rounds.
+#   gen ROUND TRACER ns N cpu_ns N events N lost N bytes N rec_cpu_ns N
+GEN_TRACERS=${GEN_TRACERS:-none tring-generic tring trace-cmd perf}
+if [ ! -f $T/events/raw_syscalls/sys_enter/enable ]; then
+	echo "gen - - tring-generic unsupported no generic raw_syscalls/sys_enter" >>$OUT
+	GEN_TRACERS=$(echo $GEN_TRACERS | sed 's/tring-generic//')
+fi
+up "generic events: $GEN_TRACERS"
+RACE_TRACERS=$TRACERS
+for r in $(seq "$ROUNDS"); do
+	TRACERS=$GEN_TRACERS
+	for t in $(rotated "$r"); do
+		res=
+		case $t in
+		tring-generic) TRING_EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit" ;;
+		*) TRING_EVENTS="syscalls/syscall_entry syscalls/exit_syscall" ;;
+		esac
+		FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
+		up "generic $r $t"
+		"run_${t//-/_}" syscall-1cpu "$r"
+		if [ -z "$res" ]; then
+			echo "gen $r $t FAILED" >>$OUT
+			continue
+		fi
+		echo "gen $r $t $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_cpu_ns $rcpu" >>$OUT
+		rm -rf $O
+	done
+done
+TRACERS=$RACE_TRACERS
 
 # --- The buffer alone ---------------------------------------------------------
 # LTTng: lttng-test writes ALONE events of its lttng_test_filter_event

@@ -49,6 +49,15 @@ for t in tring lttng trace-cmd perf; do
 	esac
 done
 ok "$(grep -qE '^race 1 syscall-1cpu tring .* lost 0 trace_events [0-9]+ trace_lost 0 ' "$f"; echo $?)" "tring lost nothing"
+# One tracepoint pair: tring's generic events among the tracers.
+for t in none tring-generic tring trace-cmd perf; do
+	ok "$(grep -qE "^gen 1 $t ns [1-9][0-9]* " "$f"; echo $?)" "generic: $t ran the storm"
+done
+ev=$(awk '$1 == "gen" && $3 == "tring-generic" { print $9 }' "$f")
+tev=$(awk '$1 == "gen" && $3 == "tring-generic" { print $13 }' "$f")
+ok "$([ "${ev:-0}" -gt 4000 ] 2>/dev/null; echo $?)" "generic: tring recorded the storm's 4000 raw_syscalls events at least ($ev)"
+ok "$([ "$ev" = "$tev" ]; echo $?)" "generic: the events tring counted ($ev) are the events its trace holds ($tev)"
+ok "$(grep -q '^tring-generic ' "$out/race.txt"; echo $?)" "generic: the table has the generic events' row"
 for wr in lttng_test tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
 	ok "$(grep -qE "^alone 1 $wr payload [1-9][0-9]* events [1-9][0-9]* ns [1-9]" "$f"; echo $?)" "the buffer alone: $wr measured"
 done
