@@ -12,7 +12,8 @@
 # Prints the tables; appends one JSON object per kernel to JSONFILE.
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, BUFKB,
 # SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
-# TRACERS, WORKLOADS (see bench-race.sh); RACE_TIMEOUT (s, default 3600);
+# TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB (see
+# tools/testing/vm/userland/bench-race.sh); RACE_TIMEOUT (s, default 3600);
 # RACE_REPRINT=1 prints the tables of the results already in OUTDIR
 # without booting a guest.
 
@@ -71,7 +72,7 @@ for series in $kernels; do
 		echo "MODDIR=$(guest_moddir "$kdir")"
 		echo "TOOLS=$B/tools"
 		echo "BENCHTOOLS=$B/bench-tools"
-		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK TRACERS WORKLOADS; do
+		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB; do
 			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 		done
 	} >"$dir/results/env"
@@ -122,6 +123,19 @@ for series in $kernels; do
 		done
 	done
 
+	# kslow KIND WORKLOAD TRACER: slowdown (%) per round over the round's none
+	kslow() {
+		awk -v k="$1" -v w="$2" -v t="$3" '$1 == k && $3 == w && $2 != "-" {
+			for (i = 5; i < NF; i++) if ($i == "ns") ns[$4, $2] = $(i + 1)
+			rounds[$2] = 1 }
+			END { for (r in rounds) if (ns["none", r] > 0 && ns[t, r] > 0)
+				printf "%s %.1f\n", r, (ns[t, r] / ns["none", r] - 1) * 100 }' "$f" | sort -n
+	}
+	# kcol KIND WORKLOAD TRACER KEY: the values of KEY, one per round
+	kcol() {
+		awk -v k="$1" -v w="$2" -v t="$3" -v key="$4" '$1 == k && $3 == w && $4 == t {
+			for (i = 5; i < NF; i++) if ($i == key) print $(i + 1) }' "$f"
+	}
 	if grep -q '^gen [0-9]' "$f"; then
 		echo
 		echo "One tracepoint pair, raw_syscalls sys_enter/sys_exit, hit by the 1-CPU syscall storm: tring's"
@@ -132,25 +146,57 @@ for series in $kernels; do
 		# gen_ns TRACER: per round, ns per event over the untraced run
 		gen_ns() {
 			awk -v t="$1" '$1 == "gen" && $2 != "-" {
-				for (i = 4; i < NF; i++) { if ($i == "ns") ns[$3, $2] = $(i + 1); if ($i == "events") ev[$3, $2] = $(i + 1) }
+				for (i = 5; i < NF; i++) { if ($i == "ns") ns[$4, $2] = $(i + 1); if ($i == "events") ev[$4, $2] = $(i + 1) }
 				rounds[$2] = 1 }
 				END { for (r in rounds) if (ns["none", r] > 0 && ev[t, r] > 0)
 					printf "%.1f\n", (ns[t, r] - ns["none", r]) / ev[t, r] }' "$f" | median
 		}
-		gcol() { awk -v t="$1" -v k="$2" '$1 == "gen" && $3 == t { for (i = 4; i < NF; i++) if ($i == k) print $(i + 1) }' "$f"; }
 		gg=$(gen_ns tring-generic)
 		for t in none tring-generic tring trace-cmd perf; do
-			grep -qE "^gen [0-9]+ $t ns " "$f" || continue
-			ms=$(gcol $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
-			sl=$(awk -v t="$t" '$1 == "gen" && $2 != "-" { for (i = 4; i < NF; i++) if ($i == "ns") ns[$3, $2] = $(i + 1); rounds[$2] = 1 }
-				END { for (r in rounds) if (ns["none", r] > 0 && ns[t, r] > 0) printf "%.1f\n", (ns[t, r] / ns["none", r] - 1) * 100 }' "$f" | median)
-			ne=$( [ $t = none ] || gen_ns $t)
+			grep -qE "^gen [0-9]+ syscall-1cpu $t ns " "$f" || continue
+			ms=$(kcol gen syscall-1cpu $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
+			sl=$(kslow gen syscall-1cpu $t | awk '{ print $2 }' | median)
+			ne=$([ $t = none ] || gen_ns $t)
 			rel=$(awk -v a="${ne:-0}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
-			printf '%-14s %9s %7s %9s %9s %9s %8s\n' $t "$ms" "${sl:--}" "$(gcol $t events | median)" \
-				"$(gcol $t lost | tr '\n' ',' | sed 's/,$//')" "${ne:--}" "$rel"
+			printf '%-14s %9s %7s %9s %9s %9s %8s\n' $t "$ms" "${sl:--}" "$(kcol gen syscall-1cpu $t events | median)" \
+				"$(kcol gen syscall-1cpu $t lost | tr '\n' ',' | sed 's/,$//')" "${ne:--}" "$rel"
 			[ -z "$json" ] || json_rows+=("{\"generic\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null}}")
 		done
 		grep '^gen - ' "$f" | sed 's/^gen - - \([^ ]*\) unsupported /\1: not run: /' || true
+	fi
+
+	if grep -q '^rate [0-9]' "$f"; then
+		echo
+		echo "The highest event rate with no loss: getppid() paced at a rate on CPU 0 for $(inf ratems) ms, a syscall"
+		echo "entry and exit event per call, $(inf ratebufkb) KiB per CPU in every tracer (sub-buffers of $(inf subbufkb) KiB"
+		echo "where it has them). Per offered rate (calls/s, 0: as fast as the traced loop goes) and tracer:"
+		echo "events recorded per second (median of rounds) / events lost (as reported, every round)."
+		rtr=$(awk '$1 == "rate" { print $4 }' "$f" | awk '!s[$0]++')
+		printf '%-10s' calls/s
+		for t in $rtr; do printf ' %22s' "$t"; done
+		echo
+		for rate in $(awk '$1 == "rate" { print $3 }' "$f" | awk '!s[$0]++'); do
+			printf '%-10s' "${rate#paced-}"
+			for t in $rtr; do
+				eps=$(paste <(kcol rate "$rate" "$t" events) <(kcol rate "$rate" "$t" ns) |
+					awk '$2 > 0 { printf "%.0f\n", $1 / ($2 / 1e9) }' | median)
+				printf ' %22s' "${eps:--}/$(kcol rate "$rate" "$t" lost | tr '\n' ',' | sed 's/,$//')"
+			done
+			echo
+		done
+		printf '%-10s' 'no loss to'
+		for t in $rtr; do
+			# the highest events/s (median) of a rate at which no round lost any
+			best=$(for rate in $(awk '$1 == "rate" { print $3 }' "$f" | awk '!s[$0]++'); do
+				! kcol rate "$rate" "$t" lost | grep -qv '^0$' || continue
+				! kcol rate "$rate" "$t" trace_lost | grep -qvE '^(0|-)$' || continue
+				paste <(kcol rate "$rate" "$t" events) <(kcol rate "$rate" "$t" ns) |
+					awk '$2 > 0 { printf "%.0f\n", $1 / ($2 / 1e9) }' | median
+			done | sort -n | tail -n 1)
+			printf ' %22s' "${best:-none} ev/s"
+			[ -z "$json" ] || json_rows+=("{\"no_loss_to\":\"$t\",\"events_per_s\":${best:-null}}")
+		done
+		echo
 	fi
 
 	echo

@@ -30,10 +30,13 @@
  * Concurrency: the list (tring_gen_events) is built at load and freed at
  * unload; everything that changes after load (a field table parsed on
  * first use, the perf events of an enabled event) changes under
- * tring_gen_lock. The overflow handler takes no lock: it reads only the
- * event's field table, which is complete before the first perf event that
- * can call the handler is created, and never changes or goes away until
- * unload, after every perf event is released and a grace period passed.
+ * tring_gen_lock. A field table is complete before ->parsed says so
+ * (release), and is read without the lock once ->parsed is seen
+ * (acquire, tring_gen_parse()); ->err is set once, under the lock. The
+ * overflow handler takes no lock: it reads only the event's field table,
+ * which is complete before the first perf event that can call the handler
+ * is created, and never changes or goes away until unload, after every
+ * perf event is released and a grace period passed.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -43,6 +46,7 @@
 #include <linux/fs.h>
 #include <linux/mm.h>
 #include <linux/mman.h>
+#include <linux/module.h>
 #include <linux/mount.h>
 #include <linux/mutex.h>
 #include <linux/perf_event.h>
@@ -122,6 +126,10 @@ struct tring_gen_event {
 	struct perf_event **pe;
 	struct dentry *dir;
 };
+
+static bool generic_events = true;
+module_param(generic_events, bool, 0444);
+MODULE_PARM_DESC(generic_events, "list every other trace event of the kernel under events/ (generic events)");
 
 static DEFINE_MUTEX(tring_gen_lock);
 static struct tring_gen_event *tring_gen_events;
@@ -330,32 +338,21 @@ static int tring_gen_parse_field(char *line, struct tring_gen_field *f)
 }
 
 /*
- * Read the kernel's format of @ev and make its field table; once. The
+ * Make @ev's field table from @text, the kernel's format of it. The
  * caller holds tring_gen_lock. Return: 0 or -errno (also kept in ->err).
  */
-static int tring_gen_parse(struct tring_gen_event *ev)
+static int tring_gen_build(struct tring_gen_event *ev, char *text)
 {
 	struct tring_gen_field *fields;
 	unsigned int n = 0, cap = 0, ndyn = 0;
-	char *text, *line, *next, *p;
+	char *line, *next, *p;
 	int ret = 0, r;
 
-	if (ev->parsed || ev->err)
-		return ev->err;
-	p = kasprintf(GFP_KERNEL, "events/%s/%s/format", ev->group, ev->name);
-	if (!p)
-		return -ENOMEM;
-	text = tring_gen_read(p);
-	kfree(p);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
 	for (line = text; line; line = strchr(line + 1, '\n'))
 		cap++;
 	fields = kcalloc(cap, sizeof(*fields), GFP_KERNEL);
-	if (!fields) {
-		kvfree(text);
+	if (!fields)
 		return -ENOMEM;
-	}
 	ev->kid = -1;
 	for (line = text; line && !ret; line = next) {
 		next = strchr(line, '\n');
@@ -383,7 +380,6 @@ static int tring_gen_parse(struct tring_gen_event *ev)
 				    fields[n].src + fields[n].size);
 		n++;
 	}
-	kvfree(text);
 	if (!ret && ev->kid < 0)
 		ret = -EINVAL;
 	if (ret) {
@@ -394,13 +390,51 @@ static int tring_gen_parse(struct tring_gen_event *ev)
 		ev->rec_min = 0;
 		/* A memory shortage may pass: try again next time. */
 		if (ret != -ENOMEM)
-			ev->err = ret;
+			WRITE_ONCE(ev->err, ret);
 		return ret;
 	}
 	ev->fields = fields;
 	ev->nr_fields = n;
-	ev->parsed = true;
+	/*
+	 * Publishes the table: pairs with the smp_load_acquire() of
+	 * tring_gen_parse(), which then uses it without tring_gen_lock.
+	 */
+	smp_store_release(&ev->parsed, true);
 	return 0;
+}
+
+/*
+ * Read the kernel's format of @ev and make its field table, once. The
+ * caller does not hold tring_gen_lock: tracefs's format file is a
+ * seq_file, and reading it under tring_gen_lock would order seq_file's
+ * lock after ours, while our own format and metadata files (seq_files)
+ * take ours under theirs (lockdep: one class for every seq_file).
+ * Return: 0 or -errno (also kept in ->err, unless it may pass).
+ */
+static int tring_gen_parse(struct tring_gen_event *ev)
+{
+	char *text, *path;
+	int ret;
+
+	/* Pairs with the smp_store_release() of tring_gen_build(). */
+	if (smp_load_acquire(&ev->parsed))
+		return 0;
+	ret = READ_ONCE(ev->err);
+	if (ret)
+		return ret;
+	path = kasprintf(GFP_KERNEL, "events/%s/%s/format", ev->group,
+			 ev->name);
+	if (!path)
+		return -ENOMEM;
+	text = tring_gen_read(path);
+	kfree(path);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	mutex_lock(&tring_gen_lock);
+	ret = ev->parsed ? 0 : ev->err ?: tring_gen_build(ev, text);
+	mutex_unlock(&tring_gen_lock);
+	kvfree(text);
+	return ret;
 }
 
 /*
@@ -536,9 +570,9 @@ static int tring_gen_set(struct tring_gen_event *ev, bool on)
 	}
 	if (tring_gen_dead)
 		return -ENODEV;
-	ret = tring_gen_parse(ev);
-	if (ret)
-		return ret;
+	/* Parsed by the caller, before it took tring_gen_lock. */
+	if (!ev->parsed)
+		return ev->err ?: -EAGAIN;
 	attr.config = ev->kid;
 	ev->pe = kcalloc(nr_cpu_ids, sizeof(*ev->pe), GFP_KERNEL);
 	if (!ev->pe)
@@ -553,7 +587,7 @@ static int tring_gen_set(struct tring_gen_event *ev, bool on)
 			tring_gen_release(ev);
 			/* Refused by perf: remember, unless it may pass. */
 			if (ret != -ENOMEM)
-				ev->err = ret;
+				WRITE_ONCE(ev->err, ret);
 			return ret;
 		}
 		ev->pe[cpu] = pe;
@@ -572,7 +606,8 @@ static bool tring_gen_selected(const struct tring_gen_event *ev,
 {
 	if (one)
 		return ev == one;
-	if (ev->err)
+	/* Also read without tring_gen_lock: written under it, once. */
+	if (READ_ONCE(ev->err))
 		return false;
 	return !group || !strcmp(ev->group, group);
 }
@@ -617,6 +652,10 @@ static ssize_t tring_gen_state_write(struct tring_gen_event *one,
 	ret = kstrtobool_from_user(ubuf, count, &on);
 	if (ret)
 		return ret;
+	/* The formats first, without tring_gen_lock (tring_gen_parse()). */
+	for (i = 0; on && i < tring_gen_nr; i++)
+		if (tring_gen_selected(&tring_gen_events[i], one, group))
+			tring_gen_parse(&tring_gen_events[i]);
 	mutex_lock(&tring_gen_lock);
 	for (i = 0; i < tring_gen_nr; i++) {
 		ev = &tring_gen_events[i];
@@ -739,15 +778,14 @@ unlock:
 /*
  * Read the kernel's format here, not in ->show: tracefs's format file is
  * a seq_file too, and reading it under our seq_file's lock nests two
- * locks of one class (lockdep's "possible recursive locking").
+ * locks of one class (lockdep's "possible recursive locking"). Without
+ * tring_gen_lock too (tring_gen_parse()).
  */
 static int tring_gen_format_open(struct inode *inode, struct file *file)
 {
 	struct tring_gen_event *ev = inode->i_private;
 
-	mutex_lock(&tring_gen_lock);
 	tring_gen_parse(ev);
-	mutex_unlock(&tring_gen_lock);
 	return single_open(file, tring_gen_format_show, ev);
 }
 
@@ -949,7 +987,8 @@ static int tring_gen_mount(void)
  * @first_id: the id of the first generic event; the others follow.
  *
  * Without event tracing in the kernel (no tracefs, no available_events)
- * there are no generic events, and that is not an error.
+ * or with the module parameter generic_events=0 there are no generic
+ * events, and that is not an error.
  *
  * Return: 0 or -errno (-ENOMEM and the like); nothing is left on error.
  */
@@ -960,6 +999,8 @@ int tring_generic_init(struct dentry *events, unsigned int first_id)
 	unsigned int cap = 0;
 	int ret;
 
+	if (!generic_events)
+		return 0;
 	ret = tring_gen_mount();
 	if (ret) {
 		pr_info("no tracefs (error %d): no generic events\n", ret);

@@ -11,6 +11,10 @@
  *   storm forkexec N        N times: fork, exec storm itself ("exit"),
  *                           wait for it
  *   storm run CMD [ARG]...  run CMD and time it (hackbench)
+ *   storm paced RATE MS     getppid() calls on CPU 0 at RATE calls per
+ *                           second (0: as fast as it can) for MS ms: a
+ *                           source of events of a known rate; adds
+ *                           "calls N" to the line
  *
  * Prints one line: "ns <elapsed> cpu_ns <user+sys of the workload and its
  * children>", to standard output or, when STORM_OUT names a file, there
@@ -85,6 +89,45 @@ static void storm_syscall(unsigned long n, int all)
 	reap();
 }
 
+/*
+ * getppid() at @rate calls a second for @ms ms, on CPU 0, in a child
+ * (its CPU time counts as the other workloads'): the calls it made
+ * before the time was up, behind schedule as much as it fell behind.
+ */
+static unsigned long long storm_paced(unsigned long rate, unsigned long ms)
+{
+	unsigned long long t0, t, end, done = 0, target;
+	int fd[2];
+	pid_t pid;
+
+	if (pipe(fd))
+		die("pipe");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		pin(0);
+		t0 = now_ns();
+		end = t0 + ms * 1000000ULL;
+		while ((t = now_ns()) < end) {
+			target = rate ? (t - t0) * rate / 1000000000ULL : done + 64;
+			while (done < target) {
+				syscall(SYS_getppid);
+				done++;
+			}
+		}
+		if (write(fd[1], &done, sizeof(done)) != sizeof(done))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], &done, sizeof(done)) != sizeof(done))
+		die("paced: no count");
+	close(fd[0]);
+	reap();
+	return done;
+}
+
 static void storm_pingpong(unsigned long n)
 {
 	int ab[2], ba[2];
@@ -144,20 +187,24 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: storm syscall N [all] | pingpong N | forkexec N | run CMD [ARG]...\n"
+		"       storm paced RATE MS\n"
 		"Runs a fixed amount of work and prints \"ns ELAPSED cpu_ns CPU\"\n"
 		"(the workload's and its children's user+sys time), to the file\n"
 		"STORM_OUT names if set.\n"
 		"  syscall N [all]  N getppid() calls on CPU 0, or on each CPU at once\n"
 		"  pingpong N       a byte passed back and forth N times through pipes\n"
 		"  forkexec N       N times fork, exec storm (\"exit\") and wait\n"
-		"  run CMD...       run CMD (e.g. hackbench) and time it\n");
+		"  run CMD...       run CMD (e.g. hackbench) and time it\n"
+		"  paced RATE MS    getppid() at RATE calls/s (0: full speed) on CPU 0\n"
+		"                   for MS ms; adds \"calls N\" (the calls made)\n");
 }
 
 int main(int argc, char **argv)
 {
-	unsigned long long t0, t1;
+	unsigned long long t0, t1, calls = 0;
 	struct rusage ru;
 	unsigned long n;
+	int paced = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "exit"))
 		return 0;
@@ -179,7 +226,10 @@ int main(int argc, char **argv)
 		storm_forkexec(n, "/proc/self/exe");
 	else if (!strcmp(argv[1], "run"))
 		storm_run(argv + 2);
-	else {
+	else if (!strcmp(argv[1], "paced") && argc == 4) {
+		paced = 1;
+		calls = storm_paced(n, strtoul(argv[3], NULL, 0));
+	} else {
 		usage(stderr);
 		return 2;
 	}
@@ -187,8 +237,11 @@ int main(int argc, char **argv)
 	getrusage(RUSAGE_CHILDREN, &ru);
 	if (getenv("STORM_OUT") && !freopen(getenv("STORM_OUT"), "w", stdout))
 		die("STORM_OUT");
-	printf("ns %llu cpu_ns %llu\n", t1 - t0,
+	printf("ns %llu cpu_ns %llu", t1 - t0,
 	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL);
+	if (paced)
+		printf(" calls %llu", calls);
+	printf("\n");
 	return 0;
 }

@@ -35,6 +35,8 @@
  * once (a directory's failure once led to dget()/dput() on an ERR_PTR).
  */
 #define LOAD_TAIL	160
+/* Loads with generic events: slower still (a debugfs directory each). */
+#define GENERIC_LOAD_RUNS	12
 
 static int nth_fd = -1;
 
@@ -95,9 +97,17 @@ static int pwrite_str(int fd, const char *val)
 	return pwrite(fd, val, strlen(val), 0) < 0 ? -errno : 0;
 }
 
+/*
+ * The parameters of tring.ko's loads here: the core's load paths with
+ * generic_events=0 (thousands of debugfs files fewer a load, which keeps
+ * hundreds of loads within the time under KASAN), the generic events'
+ * with "" (module_load's last part).
+ */
+static const char *load_params = "generic_events=0";
+
 static int mod_load_fd(int fd)
 {
-	return syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
+	return syscall(__NR_finit_module, fd, load_params, 0) ? -errno : 0;
 }
 
 static int exists(const char *path)
@@ -704,14 +714,17 @@ static void load_run(struct __test_metadata *_metadata, struct tally *t,
  * Loading tring.ko with allocations failing: every 1/MAX_LOAD_RUNS-th of
  * them, each of the last LOAD_TAIL, then 20 more at random
  * (TRING_FAULTS_SEED repeats a run's positions: its seed is in the log),
- * so that successive runs of make check reach other ones. Then no leak,
- * the last load unloaded.
+ * so that successive runs of make check reach other ones; all without
+ * generic events. Then with them: GENERIC_LOAD_RUNS spread over the
+ * allocations they add (the last of a load: tring_generic_init()). Then
+ * no leak, the last load unloaded.
  */
 TEST_F_TIMEOUT(faults, module_load, 900)
 {
 	struct tally t = { 0 };
 	unsigned int n, seed, i;
 	const char *env = getenv("TRING_FAULTS_SEED");
+	long core;
 
 	ASSERT_EQ(0, tu_mod_unload("tring_test"));
 	ASSERT_EQ(0, tu_mod_unload("tring"));
@@ -730,6 +743,19 @@ TEST_F_TIMEOUT(faults, module_load, 900)
 	srand(seed);
 	for (i = 0; i < 20; i++)
 		load_run(_metadata, &t, 1 + rand() % t.allocs);
+	/* With generic events: their allocations follow the others. */
+	load_params = "";
+	core = t.allocs;
+	t.allocs = count_allocs(load, NULL);
+	ASSERT_LT(0, t.allocs);
+	ASSERT_EQ(0, tu_mod_unload("tring"));
+	fprintf(stderr, "# generic events add %ld allocations to a load\n",
+		t.allocs - core);
+	for (n = core; n <= t.allocs;
+	     n += stride(t.allocs - core + 1, GENERIC_LOAD_RUNS))
+		load_run(_metadata, &t, n);
+	load_run(_metadata, &t, t.allocs);
+	load_params = "generic_events=0";
 	close(load_fd);
 	tally_log("load tring.ko", &t);
 	EXPECT_LT(0, t.failed);

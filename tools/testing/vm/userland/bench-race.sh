@@ -22,8 +22,10 @@
 #   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
 #	trace_lost N|- bytes N rec_cpu_ns N
 #   race - - TRACER unsupported REASON...
-#   gen ROUND TRACER ns N cpu_ns N events N lost N trace_events N|- ...
+#   gen ROUND syscall-1cpu TRACER ns N cpu_ns N events N lost N ...
 #	(one tracepoint pair: tring's generic event among the tracers)
+#   rate ROUND paced-RATE TRACER ns N cpu_ns N calls N events N lost N ...
+#	(the highest rate with no loss)
 #   alone ROUND WRITER payload N events N ns N
 #
 # Then it reboots (QEMU exits); /results/done says it finished.
@@ -125,6 +127,7 @@ wl_args() {
 	pingpong) echo "pingpong $PINGPONG" ;;
 	hackbench) echo "run hackbench -g $HB_GROUPS -l $HB_LOOPS" ;;
 	forkexec) echo "forkexec $FORKS" ;;
+	paced-*) echo "paced ${1#paced-} $RATE_MS" ;;
 	esac
 }
 
@@ -195,11 +198,15 @@ run_tring_generic() {
 run_lttng() {
 	local c0 c1 cons
 	rm -rf $O
-	lttng create race --output=$O >/dev/null &&
-	lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
-		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null &&
-	lttng enable-event -k -c ch "$LTTNG_EVENTS" >/dev/null &&
-	lttng enable-event -k -c ch --syscall -a >/dev/null || { res=; return; }
+	res=
+	lttng create race --output=$O >/dev/null || return
+	if ! lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
+		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null ||
+		{ [ -n "$LTTNG_EVENTS" ] && ! lttng enable-event -k -c ch "$LTTNG_EVENTS" >/dev/null; } ||
+		! lttng enable-event -k -c ch --syscall -a >/dev/null; then
+		lttng destroy >/dev/null 2>&1
+		return
+	fi
 	cons=$(pidof lttng-consumerd)
 	c0=$(cpu_of $cons)
 	lttng start >/dev/null
@@ -277,19 +284,24 @@ rotated() {
 	echo $first $rest
 }
 
+# one KIND ROUND WORKLOAD TRACER: one run, one result line
+one() {
+	res=
+	up "$1 $2 $3 $4"
+	"run_${4//-/_}" "$3" "$2"
+	[ "$2" = 1 ] && cp /tmp/tc.log /tmp/perf.log /tmp/lttng.stop $R/ 2>/dev/null
+	if [ -z "$res" ]; then
+		echo "$1 $2 $3 $4 FAILED" >>$OUT
+		return
+	fi
+	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_cpu_ns $rcpu" >>$OUT
+	rm -rf $O
+}
+
 for r in $(seq "$ROUNDS"); do
 	for w in $WORKLOADS; do
 		for t in $(rotated "$r"); do
-			res=
-			up "race $r $w $t"
-			"run_${t//-/_}" "$w" "$r"
-			[ "$r" = 1 ] && cp /tmp/tc.log /tmp/perf.log /tmp/lttng.stop $R/ 2>/dev/null
-			if [ -z "$res" ]; then
-				echo "race $r $w $t FAILED" >>$OUT
-				continue
-			fi
-			echo "race $r $w $t $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_cpu_ns $rcpu" >>$OUT
-			rm -rf $O
+			one race "$r" "$w" "$t"
 		done
 	done
 done
@@ -299,7 +311,7 @@ done
 # CPU: as tring's generic events (kernel/trace/tring_generic.c, through
 # perf), as tring's hand-written syscall events (its own probes on the
 # same tracepoints), in trace-cmd and in perf record; interleaved rounds.
-#   gen ROUND TRACER ns N cpu_ns N events N lost N bytes N rec_cpu_ns N
+#   gen ROUND syscall-1cpu TRACER ns N cpu_ns N events N lost N ...
 GEN_TRACERS=${GEN_TRACERS:-none tring-generic tring trace-cmd perf}
 if [ ! -f $T/events/raw_syscalls/sys_enter/enable ]; then
 	echo "gen - - tring-generic unsupported no generic raw_syscalls/sys_enter" >>$OUT
@@ -310,23 +322,43 @@ RACE_TRACERS=$TRACERS
 for r in $(seq "$ROUNDS"); do
 	TRACERS=$GEN_TRACERS
 	for t in $(rotated "$r"); do
-		res=
 		case $t in
 		tring-generic) TRING_EVENTS="raw_syscalls/sys_enter raw_syscalls/sys_exit" ;;
 		*) TRING_EVENTS="syscalls/syscall_entry syscalls/exit_syscall" ;;
 		esac
 		FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
-		up "generic $r $t"
-		"run_${t//-/_}" syscall-1cpu "$r"
-		if [ -z "$res" ]; then
-			echo "gen $r $t FAILED" >>$OUT
-			continue
-		fi
-		echo "gen $r $t $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_cpu_ns $rcpu" >>$OUT
-		rm -rf $O
+		one gen "$r" syscall-1cpu "$t"
 	done
 done
 TRACERS=$RACE_TRACERS
+
+# --- The highest event rate with no loss --------------------------------------
+# One source for every tracer: getppid() paced at RATE calls a second on
+# CPU 0 for RATE_MS ms (storm paced; 0: as fast as it goes), each call a
+# syscall entry and an exit event (tring's and LTTng's syscall events,
+# raw_syscalls in ftrace and perf), into RATE_BUFKB KiB per CPU; one
+# run per rate and tracer, rounds interleaved.
+RATES=${RATES:-25000 50000 100000 200000 0}
+RATE_MS=${RATE_MS:-1000}
+RATE_BUFKB=${RATE_BUFKB:-1024}
+info ratebufkb "$RATE_BUFKB"
+info ratems "$RATE_MS"
+RACE_BUFKB=$BUFKB
+BUFKB=$RATE_BUFKB
+TRING_EVENTS="syscalls/syscall_entry syscalls/exit_syscall"
+LTTNG_EVENTS=
+FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
+RATE_TRACERS=$(echo $TRACERS | sed 's/none//')
+for r in $(seq "$ROUNDS"); do
+	TRACERS=$RATE_TRACERS
+	for rate in $RATES; do
+		for t in $(rotated "$r"); do
+			one rate "$r" "paced-$rate" "$t"
+		done
+	done
+done
+TRACERS=$RACE_TRACERS
+BUFKB=$RACE_BUFKB
 
 # --- The buffer alone ---------------------------------------------------------
 # LTTng: lttng-test writes ALONE events of its lttng_test_filter_event

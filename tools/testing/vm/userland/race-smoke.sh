@@ -30,7 +30,7 @@ ok() {
 }
 
 mkdir -p "$out"
-TRING_BENCH_KERNELS=6.1 ROUNDS=1 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 \
+TRING_BENCH_KERNELS=6.1 ROUNDS=1 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 RATES=20000 RATE_MS=200 \
 	RACE_TIMEOUT=300 "$top/scripts/bench-race.sh" "$out" "$out/race.json" >"$out/race.txt" 2>"$out/race.err"
 ok $? "bench-race.sh runs ($out/race.txt)"
 f=$out/race-6.1/results/race.txt
@@ -51,13 +51,18 @@ done
 ok "$(grep -qE '^race 1 syscall-1cpu tring .* lost 0 trace_events [0-9]+ trace_lost 0 ' "$f"; echo $?)" "tring lost nothing"
 # One tracepoint pair: tring's generic events among the tracers.
 for t in none tring-generic tring trace-cmd perf; do
-	ok "$(grep -qE "^gen 1 $t ns [1-9][0-9]* " "$f"; echo $?)" "generic: $t ran the storm"
+	ok "$(grep -qE "^gen 1 syscall-1cpu $t ns [1-9][0-9]* " "$f"; echo $?)" "generic: $t ran the storm"
 done
-ev=$(awk '$1 == "gen" && $3 == "tring-generic" { print $9 }' "$f")
-tev=$(awk '$1 == "gen" && $3 == "tring-generic" { print $13 }' "$f")
+ev=$(awk '$1 == "gen" && $4 == "tring-generic" { print $10 }' "$f")
+tev=$(awk '$1 == "gen" && $4 == "tring-generic" { print $14 }' "$f")
 ok "$([ "${ev:-0}" -gt 4000 ] 2>/dev/null; echo $?)" "generic: tring recorded the storm's 4000 raw_syscalls events at least ($ev)"
 ok "$([ "$ev" = "$tev" ]; echo $?)" "generic: the events tring counted ($ev) are the events its trace holds ($tev)"
 ok "$(grep -q '^tring-generic ' "$out/race.txt"; echo $?)" "generic: the table has the generic events' row"
+# The highest rate with no loss: every tracer ran the paced source.
+for t in tring lttng trace-cmd perf; do
+	ok "$(grep -qE "^rate 1 paced-20000 $t ns [1-9][0-9]* cpu_ns [0-9]+ calls [1-9][0-9]* events [1-9]" "$f"; echo $?)" "rate: $t recorded the paced source"
+done
+ok "$(grep -q '^no loss to ' "$out/race.txt"; echo $?)" "rate: the table has the no-loss row"
 for wr in lttng_test tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
 	ok "$(grep -qE "^alone 1 $wr payload [1-9][0-9]* events [1-9][0-9]* ns [1-9]" "$f"; echo $?)" "the buffer alone: $wr measured"
 done
