@@ -663,7 +663,9 @@ static ssize_t tring_gen_state_write(struct tring_gen_event *one,
 			continue;
 		disabled |= ev->enabled && !on;
 		err = tring_gen_set(ev, on);
-		if (one || err == -ENOMEM || (err && tring_gen_dead))
+		/* Of many, only what may pass (-EAGAIN: unread format) fails. */
+		if (one || err == -ENOMEM || err == -EAGAIN ||
+		    (err && tring_gen_dead))
 			ret = ret ?: err;
 		else if (err && refused++ < 10)
 			pr_info("%s/%s cannot be recorded (error %d)\n",
