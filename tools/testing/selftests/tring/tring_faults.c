@@ -36,7 +36,7 @@
  */
 #define LOAD_TAIL	160
 /* Loads with generic events: slower still (a debugfs directory each). */
-#define GENERIC_LOAD_RUNS	12
+#define GENERIC_LOAD_RUNS	5
 
 static int nth_fd = -1;
 

@@ -46,6 +46,13 @@ if ! grep -q : $TR/available_events 2>/dev/null; then
 	echo "skip" >$OUT/generic.expect
 	exit 0
 fi
+# Other tests reload tring without generic events (generic_events=0):
+# back to the defaults.
+if [ "$(cat /sys/module/tring/parameters/generic_events 2>/dev/null)" = N ]; then
+	echo "# tring was loaded with generic_events=0: reloading it with the defaults"
+	rmmod tring_test 2>/dev/null
+	rmmod tring && insmod /lib/tring/tring.ko && insmod /lib/tring/tring_test.ko
+fi
 if [ ! -f $T/events/generic_enable ]; then
 	echo "1..1"
 	echo "not ok 1 the kernel has trace events, tring has no generic_enable"

@@ -367,8 +367,8 @@ static inline int tu_mod_unload(const char *name)
 	return syscall(__NR_delete_module, name, O_NONBLOCK) ? -errno : 0;
 }
 
-/* Load TRING_MODDIR/@name.ko; 0 or -errno. */
-static inline int tu_mod_load(const char *name)
+/* Load TRING_MODDIR/@name.ko with module parameters @params; 0 or -errno. */
+static inline int tu_mod_load_params(const char *name, const char *params)
 {
 	char path[128];
 	int fd, err;
@@ -377,9 +377,15 @@ static inline int tu_mod_load(const char *name)
 	fd = open(path, O_RDONLY);
 	if (fd < 0)
 		return -errno;
-	err = syscall(__NR_finit_module, fd, "", 0) ? -errno : 0;
+	err = syscall(__NR_finit_module, fd, params, 0) ? -errno : 0;
 	close(fd);
 	return err;
+}
+
+/* Load TRING_MODDIR/@name.ko; 0 or -errno. */
+static inline int tu_mod_load(const char *name)
+{
+	return tu_mod_load_params(name, "");
 }
 
 /* Events written on every CPU, from the streams' counters; -1 on error. */
