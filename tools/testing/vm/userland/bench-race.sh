@@ -180,7 +180,9 @@ run_tring() {
 	wait $pid
 	s=$O/.tring-record.summary
 	events=$(sed -n 's/^total\.events=//p' $s)
-	lost=$(sed -n 's/^total\.lost=//p' $s)
+	# The kernel's counters run from the buffer's creation: this run's
+	# share is what was lost after the recording started.
+	lost=$(($(sed -n 's/^total\.lost=//p' $s) - $(sed -n 's/^total\.lost_at_start=//p' $s)))
 	rcpu=$(($(sed -n 's/^user_ns=//p' $s) + $(sed -n 's/^sys_ns=//p' $s)))
 	bytes=$(du -sb --exclude=.tring-record.summary $O | cut -f1)
 	tev=- tlost=-
@@ -399,7 +401,7 @@ alone_fill() {
 	res=$(cat $T/bench/fill)
 	kill -TERM $pid
 	wait $pid
-	echo "alone $1 tring_fill_recorded payload 64 events $(echo "$res" | awk '{ print $2 }') ns $(echo "$res" | awk '{ print $6 }') lost $(sed -n 's/^total\.lost=//p' $O/.tring-record.summary)" >>$OUT
+	echo "alone $1 tring_fill_recorded payload 64 events $(echo "$res" | awk '{ print $2 }') ns $(echo "$res" | awk '{ print $6 }') lost $(($(sed -n 's/^total\.lost=//p' $O/.tring-record.summary) - $(sed -n 's/^total\.lost_at_start=//p' $O/.tring-record.summary)))" >>$OUT
 }
 lttng_test=0
 echo "$TRACERS" | grep -q lttng && modprobe lttng-test 2>/dev/null && lttng_test=1
