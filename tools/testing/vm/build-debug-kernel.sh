@@ -7,11 +7,21 @@
 # source package version, so it is rebuilt only when either changes.
 #
 # usage: build-debug-kernel.sh [fragment]    (default: debug.config)
+#        build-debug-kernel.sh --extract      (only unpack the source, for
+#                                              checkpatch and kernel-doc)
+#        build-debug-kernel.sh --path [fragment]  (print where the kernel
+#                                              is or will be; build nothing)
 
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../.." && pwd)
+extract_only=0
+path_only=0
+case ${1:-} in
+--extract) extract_only=1; shift ;;
+--path) path_only=1; shift ;;
+esac
 frag=${1:-$here/debug.config}
 tarball=/usr/src/linux-source-6.1.tar.xz
 build=$top/build
@@ -22,8 +32,12 @@ src=$build/linux-source-6.1
 key=$( (cat "$frag"; echo "$srcver") | sha256sum | cut -c1-12)
 name=$(basename "$frag" .config)
 out=$build/kernel-$name-$key
+if [ "$path_only" = 1 ]; then
+	echo "$out"
+	exit 0
+fi
 
-if [ -f "$out/.tring-done" ]; then
+if [ "$extract_only" = 0 ] && [ -f "$out/.tring-done" ]; then
 	echo "$out"
 	exit 0
 fi
@@ -35,6 +49,7 @@ if [ "$(cat "$src/.tring-version" 2>/dev/null)" != "$srcver" ]; then
 	tar -C "$build" -xf "$tarball"
 	echo "$srcver" >"$src/.tring-version"
 fi
+[ "$extract_only" = 0 ] || exit 0
 
 echo "building $name kernel in $out (a few minutes, once)" >&2
 rm -rf "$out"

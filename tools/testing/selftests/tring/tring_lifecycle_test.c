@@ -70,8 +70,28 @@ TEST(rmmod_refused_while_mapped)
 	ASSERT_EQ(0, reload_all());
 }
 
-/* Every other load with the generic events, the last one with them. */
-TEST(reload_many_times)
+/*
+ * The tests with a workload on every CPU, the big buffer and the loads
+ * with the generic events: slow under emulation (a debug kernel, 4 vCPUs,
+ * a busy host), longer than the harness's default 30 s: they get a hang
+ * guard of 300 s instead.
+ */
+FIXTURE(slow) {
+};
+
+FIXTURE_SETUP(slow)
+{
+}
+
+FIXTURE_TEARDOWN(slow)
+{
+}
+
+/*
+ * Every other load with the generic events, the last one with them (a
+ * load and an unload of those take seconds on the debug kernels).
+ */
+TEST_F_TIMEOUT(slow, reload_many_times, 300)
 {
 	int i;
 
@@ -241,22 +261,6 @@ static int load_stop(struct load *l)
 			err = -1;
 	l->n = 0;
 	return err;
-}
-
-/*
- * The tests with a workload on every CPU, and the big buffer: slow under
- * emulation (a debug kernel, 4 vCPUs), longer than the harness's default
- * 30 s: they get a hang guard of 300 s instead.
- */
-FIXTURE(slow) {
-};
-
-FIXTURE_SETUP(slow)
-{
-}
-
-FIXTURE_TEARDOWN(slow)
-{
 }
 
 /*
