@@ -200,18 +200,29 @@ for series in $kernels; do
 	fi
 
 	echo
-	echo "The buffer alone: ns/event, median of rounds. LTTng: lttng-test's /proc write of N events"
-	echo "(its recorder running); tring: tring_bench's loops without and with a draining kthread, and"
-	echo "bench/fill into the default buffer with tring-record running."
-	printf '%-26s %8s %10s %10s %9s\n' writer payload events ns/event '/lttng'
-	lt_ns=$(awk '$1 == "alone" && $3 == "lttng_test" { print $9 / $7 }' "$f" | median)
+	echo "The buffer alone: ns/event (the writing's time over the events written), median of rounds."
+	echo "LTTng: lttng-test's /proc write of N events, recorded by its consumerd into a channel that holds"
+	echo "them all, and with no reader into a snapshot session's overwrite channel; tring: tring_bench's"
+	echo "loops with no reader and with a draining kthread, and bench/fill into the default buffer with"
+	echo "tring-record running. /lttng: against LTTng's row of the same kind (reader or not)."
+	printf '%-26s %8s %10s %10s %10s %9s\n' writer payload events recorded ns/event '/lttng'
+	lt_rec=$(awk '$1 == "alone" && $3 == "lttng_test_recorded" { print $9 / $7 }' "$f" | median)
+	lt_nord=$(awk '$1 == "alone" && $3 == "lttng_test_no_reader" { print $9 / $7 }' "$f" | median)
 	for wr in $(awk '$1 == "alone" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
 		ns=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr && $7 > 0 { print $9 / $7 }' "$f" | median)
 		pl=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $5; exit }' "$f")
 		n=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $7; exit }' "$f")
-		r=$(awk -v a="$ns" -v b="${lt_ns:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-		printf '%-26s %8s %10s %10.1f %9s\n' "$wr" "$pl" "$n" "$ns" "$r"
-		[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"ns_per_event\":$ns}")
+		# Events in the trace (LTTng's recorded row), else "-".
+		rec=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr {
+			for (i = 10; i < NF; i++) if ($i == "recorded") { print $(i + 1); exit }
+			print "-"; exit }' "$f")
+		case $wr in
+		*_reader0 | lttng_test_no_reader) ref=$lt_nord ;;
+		*) ref=$lt_rec ;;
+		esac
+		r=$(awk -v a="$ns" -v b="${ref:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+		printf '%-26s %8s %10s %10s %10.1f %9s\n' "$wr" "$pl" "$n" "$rec" "$ns" "$r"
+		[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"events\":$n,\"recorded\":\"$rec\",\"ns_per_event\":$ns}")
 	done
 	grep '^alone - ' "$f" | sed 's/^alone - \([^ ]*\) unsupported /\1: not run: /' || true
 	if [ -n "$json" ]; then

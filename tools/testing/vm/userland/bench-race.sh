@@ -26,7 +26,7 @@
 #	(one tracepoint pair: tring's generic event among the tracers)
 #   rate ROUND paced-RATE TRACER ns N cpu_ns N calls N events N lost N ...
 #	(the highest rate with no loss)
-#   alone ROUND WRITER payload N events N ns N
+#   alone ROUND WRITER payload N events N ns N [recorded N] [bufkb N] [lost N]
 #
 # Then it reboots (QEMU exits); /results/done says it finished.
 
@@ -364,26 +364,49 @@ BUFKB=$RACE_BUFKB
 
 # --- The buffer alone ---------------------------------------------------------
 # LTTng: lttng-test writes ALONE events of its lttng_test_filter_event
-# (one /proc write, a loop of tracepoint calls) into a session's channel,
-# its consumerd recording. tring: the same count through
+# (one /proc write, a loop of tracepoint calls; about 170 bytes of
+# payload) into a session's channel: with its consumerd recording, into
+# a channel big enough to hold every event (a channel that fills up
+# discards, and a discarded event costs less than a written one), and,
+# without a recorder, into a snapshot session's overwrite channel of
+# BUFKB per CPU (every event written, none read). ns/event is the /proc
+# write's time over ALONE. tring: the same count through
 # trace_write_inline() and tring_reserve()/commit() (tring_bench,
-# payload 256 bytes, no reader, and with a kthread draining), and 64-byte
-# events into the default buffer with tring-record running (bench/fill).
+# payload 256 bytes, an overwrite buffer of 1 MiB per CPU, with no reader
+# and with a kthread draining), and 64-byte events into the default
+# buffer with tring-record running (bench/fill).
 alone_lttng() {
-	local t0 t1 n
+	local mode=$1 t0 t1 n kb
 	rm -rf $O
-	lttng create alone --output=$O >/dev/null
-	lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
-		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null
+	if [ "$mode" = recorded ]; then
+		# 256 bytes an event, in whole sub-buffers of a power of two.
+		kb=$BUFKB
+		while [ $((kb * 1024)) -lt $((ALONE * 256)) ]; do
+			kb=$((kb * 2))
+		done
+		lttng create alone --output=$O >/dev/null
+		lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
+			--num-subbuf=$((kb / SUBBUFKB)) ch >/dev/null
+	else
+		kb=$BUFKB
+		lttng create alone --snapshot --output=$O >/dev/null
+		lttng enable-channel -k --overwrite --subbuf-size="${SUBBUFKB}k" \
+			--num-subbuf=$((kb / SUBBUFKB)) ch >/dev/null
+	fi
 	lttng enable-event -k -c ch lttng_test_filter_event >/dev/null
 	lttng start >/dev/null
 	t0=$(date +%s%N)
 	echo "$ALONE" >/proc/lttng-test-filter-event
 	t1=$(date +%s%N)
 	lttng stop >/dev/null 2>&1
-	lttng destroy >/dev/null 2>&1
-	n=$(babeltrace2 $O 2>/dev/null | grep -c lttng_test_filter_event)
-	echo "alone $1 lttng_test payload $(( $(du -sb $O/kernel | cut -f1) / (n > 0 ? n : 1) )) events $n ns $((t1 - t0))" >>$OUT
+	if [ "$mode" = recorded ]; then
+		lttng destroy >/dev/null 2>&1
+		n=$(babeltrace2 $O 2>/dev/null | grep -c lttng_test_filter_event)
+		echo "alone $2 lttng_test_recorded payload $(($(du -sb $O/kernel | cut -f1) / (n > 0 ? n : 1))) events $ALONE ns $((t1 - t0)) recorded $n bufkb $kb" >>$OUT
+	else
+		lttng destroy >/dev/null 2>&1
+		echo "alone $2 lttng_test_no_reader payload 170 events $ALONE ns $((t1 - t0)) bufkb $kb" >>$OUT
+	fi
 }
 alone_tring() {
 	local impl=$1 reader=$2 r=$3 res
@@ -407,7 +430,8 @@ lttng_test=0
 echo "$TRACERS" | grep -q lttng && modprobe lttng-test 2>/dev/null && lttng_test=1
 up "the buffer alone"
 for r in $(seq "$ROUNDS"); do
-	[ $lttng_test = 1 ] && alone_lttng "$r"
+	[ $lttng_test = 1 ] && alone_lttng recorded "$r"
+	[ $lttng_test = 1 ] && alone_lttng no_reader "$r"
 	alone_tring tring_inline 0 "$r"
 	alone_tring tring_inline 1 "$r"
 	alone_tring tring_reserve 0 "$r"

@@ -63,9 +63,12 @@ for t in tring lttng trace-cmd perf; do
 	ok "$(grep -qE "^rate 1 paced-20000 $t ns [1-9][0-9]* cpu_ns [0-9]+ calls [1-9][0-9]* events [1-9]" "$f"; echo $?)" "rate: $t recorded the paced source"
 done
 ok "$(grep -q '^no loss to ' "$out/race.txt"; echo $?)" "rate: the table has the no-loss row"
-for wr in lttng_test tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
+for wr in lttng_test_recorded lttng_test_no_reader tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
 	ok "$(grep -qE "^alone 1 $wr payload [1-9][0-9]* events [1-9][0-9]* ns [1-9]" "$f"; echo $?)" "the buffer alone: $wr measured"
 done
+# LTTng's recorded channel holds every event: none discarded.
+ok "$(awk '$1 == "alone" && $2 == 1 && $3 == "lttng_test_recorded" && $7 == $11 { f = 1 } END { exit !f }' "$f"; echo $?)" \
+	"the buffer alone: LTTng recorded every event it wrote"
 ok "$(grep -q '^syscall-1cpu  *tring ' "$out/race.txt"; echo $?)" "the table has tring's row"
 ok "$(python3 -m json.tool "$out/race.json" >/dev/null; echo $?)" "the JSON parses"
 echo "1..$n"
