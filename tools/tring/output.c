@@ -358,11 +358,16 @@ void tr_close_outputs(struct tr_rec *r)
 	}
 }
 
+static const struct tring_packet_header *
+packet_header(const struct tr_cpu *c, const struct tring_subbuf *sb)
+{
+	return (const void *)(c->map + sb->offset);
+}
+
 /* Events in a held packet, from its header; the records are not read. */
 static uint64_t packet_events(struct tr_cpu *c, const struct tring_subbuf *sb)
 {
-	const struct tring_packet_header *h =
-		(const void *)(c->map + sb->offset);
+	const struct tring_packet_header *h = packet_header(c, sb);
 
 	if ((h->magic != TRING_PACKET_MAGIC || h->packet_seq_num != sb->seq) &&
 	    !c->bad_header_warned) {
@@ -423,6 +428,9 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 			c->subbufs++;
 			c->bytes += size;
 			c->events += events;
+			/* Packets are saved in order: the last one's count. */
+			c->trace_discarded =
+				packet_header(c, &r->sb[i])->events_discarded;
 		} else {
 			c->unsaved_subbufs++;
 			c->unsaved_events += events;

@@ -108,6 +108,8 @@ struct tr_cpu {
 	uint64_t bytes;
 	uint64_t events;
 	uint64_t skipped;		/* seq gaps: packets overwritten */
+	/* events_discarded of the last packet saved: what the trace says */
+	uint64_t trace_discarded;
 	/* Taken from the ring but not saved (output error). */
 	uint64_t unsaved_subbufs;
 	uint64_t unsaved_events;

@@ -95,6 +95,7 @@ enum counter {
 	C_TOO_BIG,
 	C_LOST,
 	C_LOST_AT_START,
+	C_TRACE_DISCARDED,
 	C_SKIPPED,
 	C_UNSAVED_SUBBUFS,
 	C_UNSAVED_EVENTS,
@@ -127,6 +128,7 @@ static const struct counter_desc {
 	[C_TOO_BIG]		= { "too_big", "events too big to fit (*)", 8 },
 	[C_LOST]		= { "lost", "the sum of these three (*)" },
 	[C_LOST_AT_START]	= { "lost_at_start", "lost before recording" },
+	[C_TRACE_DISCARDED]	= { "discarded_in_trace", "discarded as the last packet saved counts them" },
 	[C_SKIPPED]		= { "skipped_subbufs", "sequence gaps (overwritten)" },
 	[C_UNSAVED_SUBBUFS]	= { "unsaved_subbufs", "taken, not written (output error)" },
 	[C_UNSAVED_EVENTS]	= { "unsaved_events", "their events" },
@@ -157,6 +159,7 @@ static void sum_cpu(const struct tr_cpu *c, struct tr_sum *s)
 	v[C_TOO_BIG] = st->events_too_big;
 	v[C_LOST] = lost_events(st);
 	v[C_LOST_AT_START] = lost_events(&c->start);
+	v[C_TRACE_DISCARDED] = c->trace_discarded;
 	v[C_SKIPPED] = c->skipped;
 	v[C_UNSAVED_SUBBUFS] = c->unsaved_subbufs;
 	v[C_UNSAVED_EVENTS] = c->unsaved_events;
@@ -237,7 +240,9 @@ void tr_usage_summary(FILE *f)
 		fprintf(f, "\t\t  %-22s %s\n", counters[i].key,
 			counters[i].help);
 	}
-	fputs("\t\t(*) the kernel's counters since the buffer was created\n", f);
+	fputs("\t\t(*) the kernel's counters since the buffer was created, read\n"
+	      "\t\t    after the drain: they also count what the buffer lost\n"
+	      "\t\t    after the stop; discarded_in_trace is what the trace says\n", f);
 }
 
 static void write_summary_head(struct tr_rec *r, FILE *f)

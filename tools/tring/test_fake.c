@@ -342,6 +342,7 @@ static int fake_flush(struct tr_cpu *c, uint64_t *pos)
 	f->open_dropped = false;
 	if (!f->open_events) {
 		*pos = f->wseq * f->size;
+		f->discarded += f->discard_after_flush;
 		return 0;
 	}
 	*pos = (f->wseq + 1) * f->size;
@@ -350,6 +351,8 @@ static int fake_flush(struct tr_cpu *c, uint64_t *pos)
 		close_packet(f);
 	else
 		f->flush_pending = true;
+	/* The buffer records on after the stop; these are not the trace's. */
+	f->discarded += f->discard_after_flush;
 	return 0;
 }
 

@@ -33,6 +33,7 @@ struct fake_ring {
 	unsigned int open_events;	/* in the open packet */
 	bool open_dropped;		/* the open packet found the ring full */
 	int commit_delay;		/* waits until a flushed packet completes; <0 never */
+	unsigned int discard_after_flush;	/* events refused right after a flush */
 	bool flush_pending;
 	uint64_t flush_pos;
 	uint64_t events_written, discarded, overwritten, too_big;

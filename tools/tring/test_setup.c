@@ -290,7 +290,7 @@ static void test_help_lists_summary(void)
 	}
 	if (f)
 		fclose(f);
-	CHECK(cpu_keys == 18 && total_keys == 14);
+	CHECK(cpu_keys == 19 && total_keys == 15);
 	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup\n"));
 	CHECK(strstr(help, "drain=skipped|complete|timeout|aborted\n"));
 	CHECK(strstr(help, "statedump=skipped|done|unsupported|failed\n"));

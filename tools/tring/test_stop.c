@@ -384,7 +384,40 @@ static void test_signal_during_setup(void)
 	CHECK(stream_valid(1, 0, 1, &ev) && ev == 2);
 }
 
+static void tick_loss_after_stop(unsigned int n)
+{
+	if (n == 1) {
+		produce(0, 2, 4);
+		/* Refused while the third packet was open: its header says 5. */
+		ring(0)->discarded += 5;
+		partial(0, 3);
+		ring(0)->discard_after_flush = 6;
+		tr_request_stop();
+	}
+}
+
+/*
+ * Events the buffer refuses after the final flush are the kernel's
+ * (discarded, lost) but not the trace's: discarded_in_trace is the last
+ * saved packet's count, the number a trace reader reports.
+ */
+static void test_loss_after_stop(void)
+{
+	uint64_t ev;
+
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_loss_after_stop;
+	CHECK(record("") == 0);
+	CHECK(sum_is("drain", "complete"));
+	CHECK(stream_valid(0, 0, 3, &ev) && ev == 11);
+	CHECK(sum("cpu0.discarded") == 11);
+	CHECK(sum("cpu0.lost") == 11);
+	CHECK(sum("cpu0.discarded_in_trace") == 5);
+	CHECK(sum("total.discarded_in_trace") == 5);
+}
+
 const struct test stop_tests[] = {
+	{ "loss_after_stop", test_loss_after_stop },
 	{ "drain_delayed_commit", test_drain_delayed_commit },
 	{ "drain_timeout", test_drain_timeout },
 	{ "second_signal_aborts", test_second_signal_aborts },
