@@ -144,6 +144,32 @@ static void tring_ctf_field(struct seq_file *m,
 	}
 }
 
+/*
+ * Does the payload of a record with @fields (@size bytes of fixed part)
+ * end short of a 4-byte boundary? Records are 4-byte aligned, the gap
+ * zero-filled: at the end of a packet a CTF reader would take it for
+ * another record's header, so the description ends with an empty 4-byte
+ * aligned struct (babeltrace2 shows "tring_pad = { }").
+ */
+static bool tring_ctf_unaligned(const struct tring_field *fields,
+				unsigned int size)
+{
+	unsigned int i;
+
+	for (i = 0; fields[i].name; i++)
+		if (fields[i].type == TRING_FIELD_STRING ||
+		    fields[i].type == TRING_FIELD_BYTES)
+			return true;
+	return size % 4;
+}
+
+static void tring_ctf_pad(struct seq_file *m, const struct tring_field *fields,
+			  unsigned int size)
+{
+	if (tring_ctf_unaligned(fields, size))
+		seq_puts(m, "\t\tstruct { } align(32) _tring_pad;\n");
+}
+
 /* The name of a layout many events share, or NULL. */
 static const char *tring_ctf_shared(const struct tring_event_desc *ev)
 {
@@ -170,6 +196,7 @@ static void tring_ctf_event(struct seq_file *m, const struct tring_event_desc *e
 		seq_puts(m, "\tfields := struct {\n");
 		for (i = 0; ev->fields[i].name; i++)
 			tring_ctf_field(m, ev, i);
+		tring_ctf_pad(m, ev->fields, ev->size);
 		seq_puts(m, "\t};\n");
 	}
 	seq_puts(m, "};\n\n");
@@ -187,6 +214,7 @@ static void tring_ctf_shared_structs(struct seq_file *m)
 		seq_printf(m, "struct %s {\n", sn->name);
 		for (i = 0; sn->fields[i].name; i++)
 			tring_ctf_field(m, &ev, i);
+		tring_ctf_pad(m, sn->fields, 0);
 		seq_puts(m, "};\n\n");
 	}
 }

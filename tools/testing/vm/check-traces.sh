@@ -61,7 +61,7 @@ while read -r text; do
 	check "workload: marker \"$text\"" \
 		grep -qF "marker: { cpu_id = " "$w.bt"
 	check "workload: marker text exact: \"$text\"" \
-		grep -qF "text = \"$text\" }" "$w.bt"
+		grep -qF "text = \"$text\", tring_pad = { } }" "$w.bt"
 done < <(expected "$w.expect" marker)
 
 # Every sched_switch continues its CPU's previous one.
@@ -80,21 +80,21 @@ while read -r pid; do
 	check "workload: fork of child $pid" \
 		grep -qE "sched_process_fork: .* child_tid = $pid, child_pid = $pid }" "$w.bt"
 	check "workload: exec of /bin/sh by $pid" \
-		grep -qE "sched_process_exec: .* tid = $pid, old_tid = $pid, filename = \"/bin/sh\" }" "$w.bt"
+		grep -qE "sched_process_exec: .* tid = $pid, old_tid = $pid, filename = \"/bin/sh\", tring_pad = \\{ \\} }" "$w.bt"
 	check "workload: exit of child $pid" \
 		grep -qE "sched_process_exit: .* tid = $pid, " "$w.bt"
 done < <(expected "$w.expect" child)
 
 check "workload: sys_openat of $(expected "$w.expect" openat)" \
-	grep -qE "sys_openat: .* filename = \"$(expected "$w.expect" openat)\" }" "$w.bt"
+	grep -qE "sys_openat: .* filename = \"$(expected "$w.expect" openat)\", tring_pad = \\{ \\} }" "$w.bt"
 check "workload: sys_execve of /bin/sh" \
-	grep -qE "sys_execve: .* filename = \"/bin/sh\" }" "$w.bt"
+	grep -qE "sys_execve: .* filename = \"/bin/sh\", tring_pad = \\{ \\} }" "$w.bt"
 check "workload: sys_kill of $(expected "$w.expect" kill) with SIGTERM, by the shell" \
 	grep -qE "sys_kill: .* pid = $(expected "$w.expect" kill), sig = 15 }" "$w.bt"
 check "workload: the shell's echo wrote its 6 bytes: sys_write with count = 6" \
 	grep -qE "sys_write: .* fd = 1, buf = [0-9]+, count = 6 }" "$w.bt"
 check "workload: irq_handler_entry events carry the irq and the handler's name" \
-	grep -qE "irq_handler_entry: .* irq = [0-9]+, name = \"[^\"]+\" }" "$w.bt"
+	grep -qE "irq_handler_entry: .* irq = [0-9]+, name = \"[^\"]+\", tring_pad = \\{ \\} }" "$w.bt"
 check "workload: exit_syscall events carry the id" \
 	grep -qE "exit_syscall: .* id = [0-9]+, ret = -?[0-9]+ }" "$w.bt"
 check "workload: softirq events carry vec" \
@@ -172,7 +172,7 @@ check "workload: the statedump names every numbered interrupt /proc/interrupts l
 while read -r name majmin; do
 	dev=$(( (${majmin%:*} << 20) | ${majmin#*:} ))
 	check "workload: statedump: block device $name ($majmin)" \
-		grep -qE "lttng_statedump_block_device: .* dev = $dev, diskname = \"$name\" }" "$w.bt"
+		grep -qE "lttng_statedump_block_device: .* dev = $dev, diskname = \"$name\", tring_pad = \\{ \\} }" "$w.bt"
 done <"$w.blockdevs"
 
 # LTTng's own analyses (python3-lttnganalyses) read the trace as an
@@ -251,7 +251,7 @@ check "example: babeltrace2 reads the instance's trace" bt "$e"
 check "example: the message, exact" \
 	grep -qF "example_message: { cpu_id = " "$e.bt"
 check "example: message text \"$(expected "$e.expect" message)\"" \
-	grep -qF "text = \"$(expected "$e.expect" message)\" }" "$e.bt"
+	grep -qF "text = \"$(expected "$e.expect" message)\", tring_pad = { } }" "$e.bt"
 check "example: $ticks example_tick events, counting 0 to $((ticks - 1))" \
 	test "$(sed -n 's/.* example_tick: .*count = \([0-9]*\),.*/\1/p' "$e.bt" | tr '\n' ' ')" = \
 	"$(seq 0 $((ticks - 1)) | tr '\n' ' ')"
