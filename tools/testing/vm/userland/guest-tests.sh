@@ -57,7 +57,15 @@ note() { echo "# $*" | tee -a $R/tap; }
 
 # bt_count DIR: events babeltrace2 prints for a trace (tring's padding and
 # no-op records aside); the text goes to DIR.txt.
-bt_read() { babeltrace2 "$1" >"$1.txt" 2>"$1.err"; }
+# bt_read DIR: babeltrace2's text of a trace into DIR.txt; on failure its
+# errors go to the log, and the trace is kept in the results for the host.
+bt_read() {
+	babeltrace2 "$1" >"$1.txt" 2>"$1.err" && return 0
+	echo "# babeltrace2 failed on $1:"
+	sed 's/^/#   /' "$1.err" | head -n 40
+	mkdir -p "$R/failed-traces" && cp -r "$1" "$R/failed-traces/"
+	return 1
+}
 bt_events() { grep -cvE '^$| tring_padding: | tring_nop: ' "$1.txt"; }
 
 note "kernel $K, $(nproc) CPUs, clocksource $(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)," \
