@@ -12,7 +12,7 @@
 # Prints the tables; appends one JSON object per kernel to JSONFILE.
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, BUFKB,
 # SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
-# TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB (see
+# TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB, TRING_OPTS (see
 # tools/testing/vm/userland/bench-race.sh); RACE_TIMEOUT (s, default 3600);
 # RACE_REPRINT=1 prints the tables of the results already in OUTDIR
 # without booting a guest.
@@ -72,7 +72,7 @@ for series in $kernels; do
 		echo "MODDIR=$(guest_moddir "$kdir")"
 		echo "TOOLS=$B/tools"
 		echo "BENCHTOOLS=$B/bench-tools"
-		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB; do
+		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS; do
 			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 		done
 	} >"$dir/results/env"
@@ -97,7 +97,7 @@ for series in $kernels; do
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
 	echo "Medians of $rounds interleaved rounds. slow%: workload time over the same round's untraced run;"
 	echo "/tring: the tracer's slowdown over tring's, per round, then the median. lost: as the tracer"
-	echo "reports it / as its trace shows it (- not read). rec ms: the recorder's CPU time (LTTng: consumerd)."
+	echo "reports it / as its trace shows it (- not read). rec ms: the recorder's own CPU time (LTTng: consumerd)."
 	printf '%-13s %-9s %9s %7s %7s %9s %12s %7s %8s  %s\n' workload tracer 'ms' 'slow%' '/tring' events lost 'B/ev' 'rec ms' 'per-round /tring'
 	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
 		for t in $(awk -v w="$w" '$1 == "race" && $3 == w && $5 == "ns" { print $4 }' "$f" | awk '!s[$0]++' |

@@ -15,7 +15,8 @@
 # BUFKB, SUBBUFKB, the workloads' sizes (SYSCALLS, PINGPONG, HB_GROUPS,
 # HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
 # (1: read every trace back to count its events; else the first round's
-# only), and may narrow TRACERS and WORKLOADS (the smoke run).
+# only), TRING_OPTS (more tring-record options, for experiments), and may
+# narrow TRACERS and WORKLOADS (the smoke run).
 # Result lines go to /results/race.txt:
 #
 #   info KEY VALUE...
@@ -150,7 +151,7 @@ children_cpu() {
 		for (i = 1; i <= 2; i++) {
 			split($i, a, "m"); sub("s", "", a[2]); n += a[1] * 60 + a[2]
 		}
-		printf "%d", n * 1e9 }'
+		printf "%.0f", n * 1e9 }'
 }
 
 # bt_count DIR: "EVENTS DISCARDED" as babeltrace2 reads the CTF trace
@@ -158,6 +159,62 @@ bt_count() {
 	local n
 	n=$(babeltrace2 "$1" 2>/tmp/bt.err | grep -cvE ' tring_padding: | tring_nop: ')
 	echo "$n $(sed -n 's/.*discarded \([0-9]*\) events.*/\1/p' /tmp/bt.err | awk '{ s += $1 } END { print s + 0 }')"
+}
+
+# trace-cmd and perf record system-wide in the background until they are
+# interrupted, as tring-record and LTTng's consumerd do, rather than
+# running the workload themselves: their CPU time is then their own, from
+# the times of the subshell that waits for them (a recorder that runs the
+# workload counts it among its children, and perf did not always wait for
+# it, which gave negative differences).
+#
+# rec_start LOG CMD...: start recorder CMD; rec_pid is its PID.
+rec_start() {
+	local log=$1 i
+	shift
+	rm -f /tmp/rec.cpu
+	("$@" >"$log" 2>&1; children_cpu >/tmp/rec.cpu) &
+	rec_sub=$!
+	rec_pid=
+	for i in $(seq 100); do
+		rec_pid=$(pgrep -P $rec_sub | head -n 1)
+		[ -n "$rec_pid" ] && break
+		sleep 0.1
+	done
+}
+
+# rec_wait TEST: wait up to 60 s for the recorder to be ready, then 0.5 s.
+rec_wait() {
+	local i
+	for i in $(seq 600); do
+		if "$1"; then
+			sleep 0.5
+			return 0
+		fi
+		sleep 0.1
+	done
+	up "$1: the recorder was not ready after 60 s"
+}
+
+# trace-cmd: its per-CPU readers forked and the last event enabled.
+tc_ready() {
+	[ "$(pgrep -c -P "$rec_pid")" -ge "$NCPU" ] &&
+		[ "$(cat /sys/kernel/tracing/tracing_on)" = 1 ] &&
+		[ "$(cat /sys/kernel/tracing/events/raw_syscalls/sys_exit/enable)" = 1 ]
+}
+
+# perf: one event file per event and CPU open.
+perf_ready() {
+	[ "$(find /proc/"$rec_pid"/fd -lname '*perf_event*' 2>/dev/null | wc -l)" \
+		-ge $(($(echo $FT_EVENTS | wc -w) * NCPU)) ]
+}
+
+# rec_stop: Ctrl-C (SIGINT to the recorder and its children), wait; rcpu
+# is its CPU time.
+rec_stop() {
+	kill -INT $(pgrep -P "$rec_pid") "$rec_pid" 2>/dev/null
+	wait $rec_sub
+	rcpu=$(cat /tmp/rec.cpu 2>/dev/null || echo 0)
 }
 
 # Each run_TRACER WORKLOAD ROUND sets: res (storm's "ns N cpu_ns N"),
@@ -170,7 +227,9 @@ run_none() {
 run_tring() {
 	local e pid s
 	rm -rf $O
-	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard -o $O &
+	# TRING_OPTS: more tring-record options, for experiments.
+	# shellcheck disable=SC2086
+	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS -o $O &
 	pid=$!
 	sleep 1
 	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
@@ -227,14 +286,14 @@ run_lttng() {
 }
 
 run_trace_cmd() {
-	local e args="" c
+	local e args=""
 	rm -rf $O
 	mkdir -p $O
 	for e in $FT_EVENTS; do args="$args -e $e"; done
-	c=$( (STORM_OUT=/tmp/storm.res trace-cmd record -b "$BUFKB" -o $O/trace.dat $args \
-		storm $(wl_args "$1") >/tmp/tc.log 2>&1; children_cpu))
-	res=$(cat /tmp/storm.res)
-	rcpu=$((c - $(echo "$res" | awk '{ print $4 }')))
+	rec_start /tmp/tc.log trace-cmd record -b "$BUFKB" -o $O/trace.dat $args
+	rec_wait tc_ready
+	res=$(storm $(wl_args "$1"))
+	rec_stop
 	# The per-CPU stats trace-cmd saved in the file at the end.
 	trace-cmd report --stat -i $O/trace.dat >>/tmp/tc.log 2>&1
 	events=$(awk '/^read events:/ { s += $3 } END { print s + 0 }' /tmp/tc.log)
@@ -252,15 +311,16 @@ run_trace_cmd() {
 }
 
 run_perf() {
-	local c evs
+	local evs
 	rm -rf $O
 	mkdir -p $O
 	evs=$(echo $FT_EVENTS | tr ' ' ,)
 	# -B: no build-id pass over the whole file at the end.
-	c=$( (STORM_OUT=/tmp/storm.res perf record -B -N -a -m $((BUFKB / 4)) -e "$evs" \
-		-o $O/perf.data storm $(wl_args "$1") >/tmp/perf.log 2>&1; children_cpu))
-	res=$(cat /tmp/storm.res)
-	rcpu=$((c - $(echo "$res" | awk '{ print $4 }')))
+	rec_start /tmp/perf.log perf record -B -N -a -m $((BUFKB / 4)) -e "$evs" \
+		-o $O/perf.data
+	rec_wait perf_ready
+	res=$(storm $(wl_args "$1"))
+	rec_stop
 	# With -B perf record does not read its file back, so it prints no
 	# sample count: perf report's statistics give it.
 	events=$(perf report --stats -i $O/perf.data 2>/dev/null | awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }')
@@ -417,7 +477,9 @@ alone_tring() {
 alone_fill() {
 	local pid res
 	rm -rf $O
-	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard -o $O &
+	# TRING_OPTS: more tring-record options, for experiments.
+	# shellcheck disable=SC2086
+	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS -o $O &
 	pid=$!
 	sleep 1
 	echo "tring $ALONE 0" >$T/bench/fill

@@ -43,6 +43,9 @@ for t in tring lttng trace-cmd perf; do
 	ev=$(awk -v t="$t" '$1 == "race" && $4 == t { print $10 }' "$f")
 	tev=$(awk -v t="$t" '$1 == "race" && $4 == t { print $14 }' "$f")
 	ok "$([ "${ev:-0}" -gt 4000 ] 2>/dev/null; echo $?)" "$t: recorded the storm's 4000 syscall events at least ($ev)"
+	# The recorder's own CPU time: some, and less than the guest's life.
+	rc=$(awk -v t="$t" '$1 == "race" && $4 == t { print $NF }' "$f")
+	ok "$([ "${rc:-0}" -gt 0 ] && [ "$rc" -lt 600000000000 ]; echo $?)" "$t: the recorder's CPU time is measured (${rc:-none} ns)"
 	# trace-cmd's saved stats precede its last reads; perf counts from its file.
 	case $t in tring | lttng)
 		ok "$([ "$ev" = "$tev" ]; echo $?)" "$t: the events it counted ($ev) are the events its trace holds ($tev)" ;;
