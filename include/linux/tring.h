@@ -303,8 +303,8 @@ struct tring_event_desc {
  * @flags: %TRING_OVERWRITE for flight-recorder mode; 0 to drop new
  *	events when the buffer is full.
  * @clock: TRING_CLOCK_MONO or TRING_CLOCK_LOCAL.
- * @watermark: complete sub-buffers that wake a poller; 0 picks half the
- *	ring.
+ * @watermark: complete sub-buffers that wake a poller; 0 picks an eighth
+ *	of the ring (at least one).
  * @events: the events the buffer will hold, for its metadata; must stay
  *	valid until the buffer is destroyed (normally a static const array).
  * @nr_events: entries in @events.

@@ -173,7 +173,7 @@ static int tring_knob_parse(enum tring_knob knob, const char *s,
 	default:
 		return -EINVAL;
 	}
-	/* The watermark defaults to half of the new ring. */
+	/* The watermark defaults to an eighth of the new ring. */
 	a->watermark = 0;
 	return 0;
 }

@@ -82,7 +82,7 @@ static const char usage_head[] =
 "		Timestamp source (knob trace_clock).\n"
 "	-w, --watermark N\n"
 "		Wake up once N sub-buffers of a CPU are complete (default:\n"
-"		the kernel's, half the ring).\n"
+"		the kernel's, an eighth of the ring, at least 1).\n"
 "	--instance NAME\n"
 "		Record the buffer instances/NAME instead of the default one\n"
 "		(no statedump: the kernel writes it into the default buffer\n"

@@ -150,7 +150,7 @@ void fake_setup(unsigned int ncpus, uint64_t size, unsigned int count,
 		f->size = size;
 		f->count = count;
 		f->overwrite = overwrite;
-		f->watermark = count / 2 ? count / 2 : 1;
+		f->watermark = count / 8 ? count / 8 : 1;
 		f->mem = calloc(count + 1, size);
 		for (i = 0; i < count; i++) {
 			f->phys[i] = i;
@@ -158,6 +158,15 @@ void fake_setup(unsigned int ncpus, uint64_t size, unsigned int count,
 		}
 		f->spare = count;
 	}
+}
+
+/* Every ring's watermark, where a test needs one other than the default. */
+void fake_watermark(unsigned int wm)
+{
+	unsigned int k;
+
+	for (k = 0; k < fk.nrings; k++)
+		ring(k)->watermark = wm;
 }
 
 /* Run tring-record with @args (space separated), stderr captured. */

@@ -113,6 +113,7 @@ void fake_tree(const char *dir, unsigned int ncpus, bool knobs);
 void fake_free(void);
 void fake_setup(unsigned int ncpus, uint64_t size, unsigned int count,
 		bool overwrite);
+void fake_watermark(unsigned int wm);
 int run(const char *args);
 int record(const char *extra);
 uint64_t sum(const char *key);

@@ -106,6 +106,7 @@ static void test_enospc(void)
 	uint64_t ev;
 
 	fake_setup(2, 4096, 8, false);
+	fake_watermark(4);
 	fk.tick = tick_full;
 	fk.budget_on = true;
 	fk.budget = 5 * 4096 + 100;
@@ -264,6 +265,7 @@ static void test_instance_destroyed(void)
 	uint64_t ev;
 
 	fake_setup(2, 4096, 8, false);
+	fake_watermark(4);
 	snprintf(instance_dir, sizeof(instance_dir), "%s/instances/gone",
 		 fk.tring);
 	fake_tree(instance_dir, 2, false);

@@ -409,7 +409,7 @@ static void t_attr(void)
 		check_eq(cb->subbuf_size, SB);
 		check_eq(cb->max_payload,
 			 SB - HDR - TRING_EVENT_HEADER_EXT_SIZE - 4);
-		check_eq(cb->watermark, 2);
+		check_eq(cb->watermark, 1);	/* an eighth of 4, at least 1 */
 		check_eq(cb->nr_phys, 5);
 		check_eq(tring_cpu_map_size(cb), 5 * SB);
 		check(cb->overwrite, "overwrite flag lost");
@@ -1467,6 +1467,8 @@ static void t_poll_ready(void)
 
 	nlens = 0;
 	set_len(2, 60);
+	check_eq(cb->watermark, 1);	/* the default: an eighth */
+	tring_cpu_set_watermark(cb, 4);
 	check_eq(cb->watermark, 4);
 	tring_cpu_set_watermark(cb, 0);
 	check_eq(cb->watermark, 1);
@@ -1723,6 +1725,8 @@ static void t_wait_flush_race(void)
 	pthread_t t;
 
 	r.cb = twin_cb(r.buf, 1);
+	/* Two: one complete sub-buffer wakes nobody, only the flush does. */
+	tring_cpu_set_watermark(r.cb, 2);
 	nlens = 0;
 	set_len(2, 8);
 	pthread_create(&t, NULL, race_writer_fn, &r);

@@ -43,7 +43,7 @@ TEST_F(stream, info_shape)
 	EXPECT_EQ(64, i->header_size);
 	EXPECT_EQ(i->subbuf_size * i->subbuf_count, i->map_size);
 	EXPECT_EQ(TRING_CLOCK_MONO, i->clock);
-	EXPECT_EQ(SUBBUFS / 2, i->watermark);
+	EXPECT_EQ(SUBBUFS / 8, i->watermark);	/* the default: an eighth */
 }
 
 TEST(overwrite_mapping_has_spare)

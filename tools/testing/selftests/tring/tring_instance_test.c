@@ -136,7 +136,8 @@ TEST(destroy_flushes_and_wakes_poller)
 	ASSERT_EQ(0, tu_instance_cmd("create pw 4 8"));
 	ASSERT_EQ(0, tu_instance_cmd("write pw 0 %lu %u", n, EV_LEN));
 	ASSERT_EQ(0, inst_stream_open(&s, "pw", 0));
-	ASSERT_EQ(4, s.info.watermark);
+	ASSERT_EQ(1, s.info.watermark);	/* the default: an eighth */
+	ASSERT_EQ(4, tu_watermark(&s, 4));
 	/* One sub-buffer complete, under the watermark: nothing yet. */
 	pfd.fd = s.fd;
 	ASSERT_EQ(0, poll(&pfd, 1, 0));
@@ -253,7 +254,7 @@ TEST(record_exits_after_destroy)
 	meta = tu_read_file(INST "/rec/metadata", text, sizeof(text));
 	ASSERT_LT(0, meta);
 	for (cpu = 0; cpu < ncpu; cpu++) {
-		/* Under the watermark (4): tring-record sleeps. */
+		/* Under the watermark (-w 4): tring-record sleeps. */
 		count[cpu] = EV_PER_SUBBUF + 20 + 7 * cpu;
 		ASSERT_EQ(0, tu_instance_cmd("write rec %d %lu %u", cpu,
 					  count[cpu], EV_LEN));
@@ -262,8 +263,8 @@ TEST(record_exits_after_destroy)
 	pid = fork();
 	ASSERT_LE(0, pid);
 	if (pid == 0) {
-		execl(RECORD, RECORD, "-q", "--instance", "rec", "-o", OUTDIR,
-		      (char *)NULL);
+		execl(RECORD, RECORD, "-q", "-w", "4", "--instance", "rec",
+		      "-o", OUTDIR, (char *)NULL);
 		_exit(127);
 	}
 	/* Recording: every stream open, the metadata copied whole. */
