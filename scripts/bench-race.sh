@@ -96,7 +96,8 @@ for series in $kernels; do
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
 	echo "Medians of $rounds interleaved rounds. slow%: workload time over the same round's untraced run;"
-	echo "/tring: the tracer's slowdown over tring's, per round, then the median. lost: as the tracer"
+	echo "/tring: the tracer's slowdown over tring's in each round (- where tring's was 0 or less: noise),"
+	echo "and the median of those ratios. lost: as the tracer"
 	echo "reports it / as its trace shows it (- not read). rec ms: the recorder's own CPU time (LTTng: consumerd)."
 	printf '%-13s %-9s %9s %7s %7s %9s %12s %7s %8s  %s\n' workload tracer 'ms' 'slow%' '/tring' events lost 'B/ev' 'rec ms' 'per-round /tring'
 	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
@@ -105,7 +106,7 @@ for series in $kernels; do
 			ms=$(col "$f" "$w" "$t" ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
 			sl=$(slow "$f" "$w" "$t" | awk '{ print $2 }' | median)
 			per=$(join <(slow "$f" "$w" "$t") <(slow "$f" "$w" tring) |
-				awk '{ if ($3 != 0) printf "%.2f ", $2 / $3; else printf "- " }')
+				awk '{ if ($3 > 0) printf "%.2f ", $2 / $3; else printf "- " }')
 			rel=$(echo "$per" | tr ' ' '\n' | grep -v '^-$' | grep . | median || true)
 			ev=$(col "$f" "$w" "$t" events | median)
 			lr=$(col "$f" "$w" "$t" lost | tr '\n' ',' | sed 's/,$//')
