@@ -170,8 +170,22 @@ static int setup_injection(void)
 static int random_failures(int percent)
 {
 	char p[8];
-	int err;
+	int err = 0, tries;
 
+	/*
+	 * Off: this task's own writes are still failed at random until its
+	 * make-it-fail is 0 (the injection is filtered by task), so that
+	 * write is retried first; after it nothing of this task fails.
+	 */
+	if (!percent) {
+		for (tries = 0; tries < 1000; tries++) {
+			err = tu_write_file("/proc/self/make-it-fail", "0");
+			if (err != -ENOMEM)
+				break;
+		}
+		if (err)
+			return err;
+	}
 	snprintf(p, sizeof(p), "%d", percent);
 	err = tu_write_file(DBG "/failslab/probability", p);
 	err = err ?: tu_write_file(DBG "/fail_page_alloc/probability", p);
