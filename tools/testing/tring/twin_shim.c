@@ -680,7 +680,7 @@ void twin_cpus_read_unlock(void)
  * The kernel never loses an IPI, but ThreadSanitizer, which queues a
  * signal that arrives outside a blocking call and runs it later, was
  * seen to lose one: the target thread waited in usleep() with nothing
- * pending or blocked and the function still posted (once in about a
+ * pending or blocked and the function still posted (a few times in a
  * hundred runs under load). So the signal is sent again while the
  * function has not been taken; a signal that finds it taken runs
  * nothing (twin_ipi_run() takes it with an exchange).
