@@ -87,7 +87,7 @@ for series in $kernels; do
 	"$top/tools/testing/vm/splat.sh" "$dir/console.log" >/dev/null 2>&1 ||
 		say "the $series guest kernel reported a problem: $dir/console.log"
 	inf() { sed -n "s/^info $1 //p" "$f"; }
-	rounds=$(awk '$1 == "race" { print $2 }' "$f" | sort -u | grep -c . || true)
+	rounds=$(awk '$1 == "race" && $2 != "-" { print $2 }' "$f" | sort -u | grep -c . || true)
 
 	echo
 	echo "== Tracer race: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
