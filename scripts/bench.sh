@@ -142,12 +142,14 @@ EOP
 	echo
 	echo "Sustained: 64-byte events written on CPU 0 into 1 MiB per CPU for one second at each"
 	echo "rate (0: full speed), the reader draining from CPU 1 at the same time; events lost"
-	echo "in each of 3 rounds, and the highest rate up to which no round lost any:"
+	echo "in each of 3 rounds, and the highest rate up to which no round lost any."
+	echo "tring-default: tring-record as an operator runs it, with the module's default buffer"
+	echo "($(awk '$1 == "default_buffer" { print $3 " KiB per CPU, sub-buffers of " $5 " KiB"; exit }' "$f")) and tring-record's default watermark:"
 	rates=$(awk '$1 == "sustain" && $4 == "written" { print $3 }' "$f" | awk '!s[$0]++' | tr '\n' ' ')
 	printf '%-16s' reader
 	for rt in $rates; do printf ' %25s' "$( [ "$rt" = 0 ] && echo "full speed" || echo "$rt/s")"; done
 	printf '%18s\n' 'no loss up to'
-	for rd in tring-record ftrace_splice ftrace_mmap; do
+	for rd in tring-record tring-default ftrace_splice ftrace_mmap; do
 		grep -q "^sustain $rd [0-9]* written" "$f" || continue
 		printf '%-16s' "$rd"
 		best=0

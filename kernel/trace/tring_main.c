@@ -36,7 +36,11 @@ static unsigned long subbuf_size = SZ_64K;
 module_param(subbuf_size, ulong, 0444);
 MODULE_PARM_DESC(subbuf_size, "default buffer: bytes per sub-buffer (power of two)");
 
-static unsigned int subbuf_count = 16;
+/*
+ * 64 x 64 KiB = 4 MiB per CPU, LTTng's kernel channel default (4 x 1 MiB):
+ * a reader stalled for 30 ms loses nothing at 2 M 64-byte events/s.
+ */
+static unsigned int subbuf_count = 64;
 module_param(subbuf_count, uint, 0444);
 MODULE_PARM_DESC(subbuf_count, "default buffer: sub-buffers per CPU (power of two)");
 

@@ -40,6 +40,12 @@ if [ -n "${QUICK:-}" ]; then
 fi
 
 : >$OUT
+# The module's default shape (its parameters: the knobs may have been
+# changed since it loaded).
+P=/sys/module/tring/parameters
+DEFAULT_SUBBUF_KB=$(($(cat $P/subbuf_size) / 1024))
+DEFAULT_KB=$((DEFAULT_SUBBUF_KB * $(cat $P/subbuf_count)))
+echo "default_buffer kb $DEFAULT_KB subbuf_kb $DEFAULT_SUBBUF_KB" >>$OUT
 mount -t tracefs nodev /sys/kernel/tracing 2>/dev/null
 # Enabling an ftrace event normally also records comms through a probe on
 # sched_switch, which patches that tracepoint's call site in
@@ -150,21 +156,31 @@ fill_args() {
 	fi
 }
 
+# READER is tring-record (1 MiB per CPU, woken at every sub-buffer, as
+# ftrace's readers below) or tring-default (the module's default shape,
+# tring-record's default watermark: as an operator runs it).
 sustain_tring() {
-	local rate=$1 pid fill
+	local reader=$1 rate=$2 pid fill
 
-	echo 64 >$T/buffer_subbuf_size_kb
-	echo 1024 >$T/buffer_size_kb
+	if [ "$reader" = tring-default ]; then
+		echo "$DEFAULT_SUBBUF_KB" >$T/buffer_subbuf_size_kb
+		echo "$DEFAULT_KB" >$T/buffer_size_kb
+		set --
+	else
+		echo 64 >$T/buffer_subbuf_size_kb
+		echo 1024 >$T/buffer_size_kb
+		set -- -w 1
+	fi
 	echo 0 >$T/overwrite
 	rm -rf /tmp/rec
-	taskset 2 tring-record -q -o /tmp/rec -c 0 -w 1 --no-statedump &
+	taskset 2 tring-record -q -o /tmp/rec -c 0 "$@" --no-statedump &
 	pid=$!
 	sleep 0.5
 	echo "tring $(fill_args "$rate")" >$B/fill
 	fill=$(cat $B/fill)
 	kill -INT $pid
 	wait $pid
-	echo "sustain tring-record $rate $fill lost $(sed -n 's/^cpu0\.lost=//p' /tmp/rec/.tring-record.summary)" >>$OUT
+	echo "sustain $reader $rate $fill lost $(sed -n 's/^cpu0\.lost=//p' /tmp/rec/.tring-record.summary)" >>$OUT
 	rm -rf /tmp/rec
 }
 
@@ -255,7 +271,8 @@ done
 for r in 1 2 3; do
 	[ -n "${QUICK:-}" ] && [ "$r" -gt 1 ] && break
 	for rate in $RATES; do
-		sustain_tring "$rate"
+		sustain_tring tring-record "$rate"
+		sustain_tring tring-default "$rate"
 		sustain_ftrace splice "$rate"
 		sustain_ftrace mmap "$rate"
 	done

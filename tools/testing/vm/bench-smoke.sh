@@ -25,9 +25,13 @@ done
 tap_ok $(grep -qE "^read ftrace_mmap (bytes [1-9]|unsupported)" $out; echo $?) "read side: ftrace_mmap measured or reported unsupported"
 tap_ok $(grep -qE "^read tring-record .* lost 0$" $out; echo $?) "read side: tring-record lost nothing draining the fill"
 for rate in 20000 0; do
-	tap_ok $(grep -qE "^sustain tring-record $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: tring-record measured at rate $rate"
+	for rd in tring-record tring-default; do
+		tap_ok $(grep -qE "^sustain $rd $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: $rd measured at rate $rate"
+	done
 	tap_ok $(grep -qE "^sustain ftrace_splice $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: ftrace splice reader measured at rate $rate"
 done
+kb=$(sed -n 's/^default_buffer kb \([0-9]*\) subbuf_kb [0-9]*$/\1/p' $out)
+tap_ok $([ "$kb" = 4096 ]; echo $?) "the default buffer is 4096 KiB per CPU (${kb:-none})"
 rmmod tring_bench
 tap_ok $? "tring_bench.ko unloads"
 tap_end

@@ -403,7 +403,7 @@ TRACERS=$RACE_TRACERS
 # syscall entry and an exit event (tring's and LTTng's syscall events,
 # raw_syscalls in ftrace and perf), into RATE_BUFKB KiB per CPU; one
 # run per rate and tracer, rounds interleaved.
-RATES=${RATES:-25000 50000 100000 200000 0}
+RATES=${RATES:-200000 0}
 RATE_MS=${RATE_MS:-1000}
 RATE_BUFKB=${RATE_BUFKB:-1024}
 info ratebufkb "$RATE_BUFKB"
