@@ -200,6 +200,18 @@ for series in $kernels; do
 		echo
 	fi
 
+	if grep -q '^throttle ' "$f"; then
+		echo
+		echo "perf's THROTTLE records: the kernel stopped sampling an event for the rest of a tick"
+		echo "(kernel.perf_event_max_sample_rate: $(inf perf_rate_start) at the start, $(inf perf_rate_end) at the end); what"
+		echo "it did not sample is not reported lost. Per run, every round:"
+		while read -r kind run counts; do
+			printf '  %-5s %-18s %s\n' "$kind" "$run" "$counts"
+			[ -z "$json" ] || json_rows+=("{\"perf_throttle\":\"$kind $run\",\"records\":[$counts]}")
+		done < <(awk '$1 == "throttle" { k = $2 " " $4; if (!(k in v)) { o[++n] = k; v[k] = $5 } else v[k] = v[k] "," $5 }
+			END { for (i = 1; i <= n; i++) print o[i], v[o[i]] }' "$f")
+	fi
+
 	echo
 	echo "The buffer alone: ns/event (the writing's time over the events written), median of rounds."
 	echo "LTTng: lttng-test's /proc write of N events, recorded by its consumerd into a channel that holds"
