@@ -28,9 +28,10 @@
 #include <asm/local.h>
 #include <uapi/linux/tring.h>
 
-/* Bytes of the packet header and of the two event header forms. */
+/* Bytes of the packet header and of the three event header forms. */
 #define TRING_PACKET_HEADER_SIZE	sizeof(struct tring_packet_header)
 #define TRING_EVENT_HEADER_SIZE		4
+#define TRING_EVENT_HEADER_WIDE_SIZE	sizeof(struct tring_event_header_wide)
 #define TRING_EVENT_HEADER_EXT_SIZE	sizeof(struct tring_event_header_ext)
 
 /*
@@ -141,8 +142,10 @@ struct tring_buffer;
  * @lap_shift: log2 of the ring's bytes: position >> @lap_shift is a lap.
  * @overwrite: flight-recorder mode.
  * @cpu: the CPU this ring belongs to.
- * @max_payload: largest payload a record with an extended id can carry;
- *	compact ids (below TRING_ID_EXTENDED) may carry 12 bytes more.
+ * @max_payload: largest payload a record with an extended header can
+ *	carry. A sub-buffer's first record never takes that header, so
+ *	compact ids (below TRING_ID_WIDE) may carry 12 bytes more and the
+ *	others 8 bytes more.
  * @discarded: events dropped, buffer full (writers on this CPU).
  * @too_big: events larger than a sub-buffer (writers on this CPU).
  * @overwritten: events lost to overwrite (writers on this CPU).
@@ -396,10 +399,11 @@ static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
 }
 
 /*
- * tring_reserve_slow() returns the record's position with this bit set
- * when its header is the extended one (records are 4-byte aligned).
+ * tring_reserve_slow() returns the record's position (4-byte aligned)
+ * with its header's size in the low bits: (size / 4) - 1, so 0 for a
+ * compact header, 1 for a wide one, 3 for an extended one.
  */
-#define TRING_POS_EXT		1L
+#define TRING_POS_HLEN		3L
 
 long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 			unsigned int len);
@@ -435,7 +439,8 @@ static __always_inline unsigned long tring_payload_room(unsigned int len)
 
 /**
  * tring_header_word - the 32-bit word that starts a record
- * @id: event id below TRING_ID_EXTENDED, or TRING_ID_EXTENDED with @ts 0.
+ * @id: event id below TRING_ID_WIDE, TRING_ID_WIDE, or TRING_ID_EXTENDED
+ *	with @ts 0.
  * @ts: timestamp; its low TRING_TS_BITS bits are kept.
  *
  * Return: the header word, laid out as include/uapi/linux/tring.h says.
@@ -449,7 +454,8 @@ static __always_inline u32 tring_header_word(unsigned int id, u64 ts)
  * tring_header_id - the id field of a record's header word
  * @word: the header word.
  *
- * Return: the event id, or TRING_ID_EXTENDED for an extended header.
+ * Return: the event id, or TRING_ID_WIDE or TRING_ID_EXTENDED for those
+ * headers.
  */
 static __always_inline unsigned int tring_header_id(u32 word)
 {
@@ -542,15 +548,15 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 					 struct tring_res *res)
 {
 	/*
-	 * An id past the compact ones takes the 16-byte extended header,
-	 * with the full timestamp: then any time not before the last
-	 * record's will do.
+	 * An id past the compact ones takes the 8-byte wide header, which
+	 * adds the id after the header word. Either keeps the timestamp's
+	 * low bits only; a record too far from the last one in time takes
+	 * the extended header, out of line.
 	 */
-	bool ext = id >= TRING_ID_EXTENDED;
-	unsigned long hlen = ext ? TRING_EVENT_HEADER_EXT_SIZE :
-				   TRING_EVENT_HEADER_SIZE;
+	bool wide = id >= TRING_ID_WIDE;
+	unsigned long hlen = wide ? TRING_EVENT_HEADER_WIDE_SIZE :
+				    TRING_EVENT_HEADER_SIZE;
 	unsigned long need = hlen + tring_payload_room(len);
-	u64 span = ext ? BIT_ULL(63) : BIT_ULL(TRING_TS_BITS);
 	unsigned long old, addr;
 	struct tring_slot *slot;
 	struct tring_cpu *cb;
@@ -574,7 +580,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 		barrier();
 		ts = tring_clock_read(cb);
 		last = READ_ONCE(cb->last_ts);
-		if (unlikely(ts - last >= span))
+		if (unlikely(ts - last >= BIT_ULL(TRING_TS_BITS)))
 			goto slow;
 		/*
 		 * The record must end in the sub-buffer the cache describes.
@@ -604,13 +610,11 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	res->data = res->rec + hlen;
 	res->pos = old;
 	res->len = need;
-	if (likely(!ext)) {
+	if (likely(!wide)) {
 		*(u32 *)res->rec = tring_header_word(id, ts);
 	} else {
-		((u32 *)res->rec)[0] = tring_header_word(TRING_ID_EXTENDED, 0);
+		((u32 *)res->rec)[0] = tring_header_word(TRING_ID_WIDE, ts);
 		((u32 *)res->rec)[1] = id;
-		/* Records are 4-byte aligned. */
-		memcpy(res->rec + 8, &ts, sizeof(ts));
 	}
 	goto zero_tail;
 slow:
@@ -618,9 +622,8 @@ slow:
 	pos = tring_reserve_slow(cb, id, len);
 	if (unlikely(pos < 0))
 		return pos == -E2BIG ? -E2BIG : -ENOBUFS;
-	hlen = pos & TRING_POS_EXT ? TRING_EVENT_HEADER_EXT_SIZE :
-				     TRING_EVENT_HEADER_SIZE;
-	pos &= ~TRING_POS_EXT;
+	hlen = ((pos & TRING_POS_HLEN) + 1) * 4;
+	pos &= ~TRING_POS_HLEN;
 	tring_res_init(cb, res, pos, hlen + tring_payload_room(len), hlen);
 zero_tail:
 	if (len & 3)

@@ -289,6 +289,11 @@ static void tring_write_header(void *rec, unsigned int hlen,
 		*w = tring_header_word(id, ts);
 		return;
 	}
+	if (hlen == TRING_EVENT_HEADER_WIDE_SIZE) {
+		w[0] = tring_header_word(TRING_ID_WIDE, ts);
+		w[1] = id;
+		return;
+	}
 	w[0] = tring_header_word(TRING_ID_EXTENDED, 0);
 	w[1] = id;
 	memcpy(&w[2], &ts, sizeof(ts));
@@ -344,21 +349,25 @@ static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 	WRITE_ONCE(cb->cur_pos, start);
 }
 
+/* The header a record of @id takes when its time allows. */
+static unsigned int tring_short_hlen(unsigned int id)
+{
+	return id < TRING_ID_WIDE ? TRING_EVENT_HEADER_SIZE :
+				    TRING_EVENT_HEADER_WIDE_SIZE;
+}
+
 /*
- * The largest payload room a record of @id may take. A compact id can
- * always be written with a compact header (the first record of a
- * sub-buffer always is), so it may carry what the larger header would
- * have taken. That is also exactly what tring_reserve() accepts inline
- * when the record fits: a size is accepted or refused wherever the writer
- * is.
+ * The largest payload room a record of @id may take. A record can always
+ * be written with its short header (the first record of a sub-buffer
+ * always is), so it may carry what the extended header would have taken.
+ * That is also exactly what tring_reserve() accepts inline when the
+ * record fits: a size is accepted or refused wherever the writer is.
  */
 static unsigned long tring_max_room(const struct tring_cpu *cb,
 				    unsigned int id)
 {
-	if (id < TRING_ID_EXTENDED)
-		return cb->max_payload + TRING_EVENT_HEADER_EXT_SIZE -
-		       TRING_EVENT_HEADER_SIZE;
-	return cb->max_payload;
+	return cb->max_payload + TRING_EVENT_HEADER_EXT_SIZE -
+	       tring_short_hlen(id);
 }
 
 /*
@@ -383,8 +392,8 @@ static void tring_plan_place(const struct tring_cpu *cb, unsigned int id,
 {
 	unsigned long rel = p->old & cb->subbuf_mask;
 
-	p->hlen = TRING_EVENT_HEADER_SIZE;
-	if (id >= TRING_ID_EXTENDED || (p->ts - p->last) >> TRING_TS_BITS)
+	p->hlen = tring_short_hlen(id);
+	if ((p->ts - p->last) >> TRING_TS_BITS)
 		p->hlen = TRING_EVENT_HEADER_EXT_SIZE;
 	p->open = !rel || rel + p->hlen + room >= cb->subbuf_size;
 	p->begin = p->old;
@@ -393,8 +402,7 @@ static void tring_plan_place(const struct tring_cpu *cb, unsigned int id,
 	p->boundary = rel ? (p->old | cb->subbuf_mask) + 1 : p->old;
 	p->begin = p->boundary + TRING_PACKET_HEADER_SIZE;
 	/* timestamp_begin is the base of the first record. */
-	if (id < TRING_ID_EXTENDED)
-		p->hlen = TRING_EVENT_HEADER_SIZE;
+	p->hlen = tring_short_hlen(id);
 }
 
 /*
@@ -445,9 +453,7 @@ static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
 	tring_write_header(packet + (p->begin & cb->subbuf_mask), p->hlen, id,
 			   p->ts);
 	tring_cache_set(cb, p->begin, slot, packet);
-	if (p->hlen == TRING_EVENT_HEADER_SIZE)
-		return p->begin;
-	return p->begin | TRING_POS_EXT;
+	return p->begin | (p->hlen / 4 - 1);
 }
 
 /**
@@ -462,8 +468,8 @@ static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
  * reserve position, and only then does its work on the sub-buffers.
  * Writes the record's header; the caller fills in its struct tring_res.
  *
- * Return: the record's stream position, with TRING_POS_EXT set if its
- * header is the extended one; or, with preemption enabled again,
+ * Return: the record's stream position, with its header's size in the
+ * TRING_POS_HLEN bits; or, with preemption enabled again,
  * -ENOBUFS or -E2BIG as tring_reserve().
  */
 long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
@@ -533,12 +539,14 @@ bool tring_discard(struct tring_res *res)
 
 	if (tring_header_id(*word) == TRING_ID_EXTENDED)
 		hlen = TRING_EVENT_HEADER_EXT_SIZE;
+	else if (tring_header_id(*word) == TRING_ID_WIDE)
+		hlen = TRING_EVENT_HEADER_WIDE_SIZE;
 	room = res->len - hlen;
 	id = room ? TRING_ID_PADDING : TRING_ID_NOP;
 	if (hlen == TRING_EVENT_HEADER_SIZE)
 		*word = tring_header_word(id, *word >> TRING_ID_BITS);
 	else
-		word[1] = id;	/* struct tring_event_header_ext.id */
+		word[1] = id;	/* the wide or extended header's id */
 	if (room) {
 		*(u32 *)res->data = room - 4;
 		memset(res->data + 4, 0, room - 4);

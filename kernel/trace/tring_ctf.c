@@ -4,7 +4,7 @@
  * the same struct tring_event_desc tables the writers use.
  *
  * The metadata describes struct tring_packet_header as the packet header
- * and context, the compact/extended event header, the buffer's clock and
+ * and context, the compact/wide/extended event header, the buffer's clock and
  * every event's payload, so a directory holding the metadata and one
  * stream file per CPU is a CTF trace that babeltrace2 reads unaided.
  */
@@ -276,11 +276,15 @@ static const char tring_ctf_stream[] =
 	"\tuint32_t events_count;\n"
 	"};\n\n"
 	"struct event_header {\n"
-	"\tenum : uint5_t { compact = 0 ... 30, extended = 31 } id;\n"
+	"\tenum : uint5_t { compact = 0 ... 29, wide = 30, extended = 31 } id;\n"
 	"\tvariant <id> {\n"
 	"\t\tstruct {\n"
 	"\t\t\tuint27_clock_t timestamp;\n"
 	"\t\t} compact;\n"
+	"\t\tstruct {\n"
+	"\t\t\tuint27_clock_t timestamp;\n"
+	"\t\t\tinteger { size = 32; align = 1; signed = false; } id;\n"
+	"\t\t} wide;\n"
 	"\t\tstruct {\n"
 	"\t\t\tuint32_t id;\n"
 	"\t\t\tuint64_clock_t timestamp;\n"
@@ -295,7 +299,7 @@ static const char tring_ctf_stream[] =
 
 /* What the metadata's env says about the tracer. */
 #define TRING_TRACER_MAJOR	1
-#define TRING_TRACER_MINOR	1
+#define TRING_TRACER_MINOR	2
 #define TRING_TRACER_PATCHLEVEL	0
 
 #define TRING_BOOT_ID_FILE	"/proc/sys/kernel/random/boot_id"

@@ -38,6 +38,8 @@ struct tring_dec {
  * @payload: start of the payload.
  * @len: payload bytes as the length callback said.
  * @extended: the record had an extended header.
+ * @hlen: bytes of the record's header: 4 (compact), 8 (wide) or 16
+ *	(extended).
  */
 struct tring_dec_event {
 	uint32_t id;
@@ -45,6 +47,7 @@ struct tring_dec_event {
 	const uint8_t *payload;
 	size_t len;
 	int extended;
+	unsigned int hlen;
 };
 
 /*
@@ -102,8 +105,8 @@ static inline int tring_dec_next(struct tring_dec *d, tring_dec_len_fn len_fn,
 				 void *arg, struct tring_dec_event *ev)
 {
 	struct tring_event_header_ext ext;
+	uint32_t word, field, id;
 	size_t avail, hlen = 4;
-	uint32_t word;
 	long len;
 
 	if (d->pos == d->end)
@@ -112,7 +115,8 @@ static inline int tring_dec_next(struct tring_dec *d, tring_dec_len_fn len_fn,
 	    ((uintptr_t)d->pos - (uintptr_t)d->h) % 4)
 		return -1;
 	memcpy(&word, d->pos, 4);
-	ev->extended = (word & ((1U << TRING_ID_BITS) - 1)) == TRING_ID_EXTENDED;
+	field = word & ((1U << TRING_ID_BITS) - 1);
+	ev->extended = field == TRING_ID_EXTENDED;
 	if (ev->extended) {
 		if ((size_t)(d->end - d->pos) < sizeof(ext) ||
 		    word != TRING_ID_EXTENDED)
@@ -123,10 +127,18 @@ static inline int tring_dec_next(struct tring_dec *d, tring_dec_len_fn len_fn,
 		if (ext.timestamp < d->clock)
 			return -1;
 		d->clock = ext.timestamp;
+	} else if (field == TRING_ID_WIDE) {
+		if ((size_t)(d->end - d->pos) < 8)
+			return -1;
+		memcpy(&id, d->pos + 4, 4);
+		hlen = 8;
+		ev->id = id;
+		d->clock = tring_dec_clock(d->clock, word >> TRING_ID_BITS);
 	} else {
-		ev->id = word & ((1U << TRING_ID_BITS) - 1);
+		ev->id = field;
 		d->clock = tring_dec_clock(d->clock, word >> TRING_ID_BITS);
 	}
+	ev->hlen = hlen;
 	ev->ts = d->clock;
 	ev->payload = d->pos + hlen;
 	avail = d->end - ev->payload;

@@ -32,7 +32,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define TRING_ABI_VERSION	1
+#define TRING_ABI_VERSION	2
 
 /* CTF 1.8 packet magic, the first 32 bits of every packet. */
 #define TRING_PACKET_MAGIC	0xC1FC1FC1U
@@ -79,10 +79,10 @@ struct tring_packet_header {
  * Event records follow the packet header, each starting on a 4-byte
  * boundary with a 32-bit header word:
  *
- *   bits 0-4   event id, or TRING_ID_EXTENDED
- *   bits 5-31  low 27 bits of the timestamp (ns)
+ *   bits 0-4   event id, or TRING_ID_WIDE, or TRING_ID_EXTENDED
+ *   bits 5-31  low 27 bits of the timestamp (ns); zero if extended
  *
- * A compact record (id 0-30) stores only the low timestamp bits: a reader
+ * A compact record (id 0-29) stores only the low timestamp bits: a reader
  * keeps the stream's current time, starting at the packet's
  * timestamp_begin, replaces its low 27 bits with the record's and adds
  * 2^27 when the new low bits are smaller than the old ones (the CTF 1.8
@@ -90,13 +90,20 @@ struct tring_packet_header {
  * that less than 2^27 ns separate a compact record from the one before
  * it.
  *
+ * A wide record (id field TRING_ID_WIDE) has the same timestamp bits and
+ * rule, and is followed by a __u32 event id: struct
+ * tring_event_header_wide, 8 bytes. Events of id 30 and up take it.
+ *
  * An extended record (id field TRING_ID_EXTENDED, the other 27 bits zero)
  * is followed by a __u32 event id and a __u64 full timestamp:
- * struct tring_event_header_ext. The payload follows the header; its
- * length is given by the event's description in the metadata, rounded up
- * to 4 bytes.
+ * struct tring_event_header_ext. Any event may take it; the writer uses
+ * it when 2^27 ns or more separate a record from the one before.
+ *
+ * The payload follows the header; its length is given by the event's
+ * description in the metadata, rounded up to 4 bytes.
  */
 #define TRING_ID_BITS		5
+#define TRING_ID_WIDE		30
 #define TRING_ID_EXTENDED	31
 #define TRING_TS_BITS		27
 
@@ -104,6 +111,16 @@ struct tring_packet_header {
 #define TRING_ID_PADDING	0	/* payload: __u32 size, then size bytes */
 #define TRING_ID_NOP		1	/* no payload */
 #define TRING_ID_FIRST_EVENT	2	/* first id available to events */
+
+/**
+ * struct tring_event_header_wide - wide event record header
+ * @word: %TRING_ID_WIDE in bits 0-4, the timestamp's low 27 bits above.
+ * @id: event id.
+ */
+struct tring_event_header_wide {
+	__u32 word;
+	__u32 id;
+};
 
 /**
  * struct tring_event_header_ext - extended event record header

@@ -408,8 +408,8 @@ static bool check_packet(struct rcpu *r, int cpu, const struct tring_subbuf *sb,
 			    ev.cpu, ev.ctx, ev.id, e.id);
 			return false;
 		}
-		if (e.id >= TRING_ID_EXTENDED && !e.extended) {
-			err("cpu %d: extended id in a compact header", cpu);
+		if (e.id >= TRING_ID_WIDE && e.hlen == TRING_EVENT_HEADER_SIZE) {
+			err("cpu %d: wide id in a compact header", cpu);
 			return false;
 		}
 		if (p->last[ev.ctx] && ev.seq + 1 <= p->last[ev.ctx]) {

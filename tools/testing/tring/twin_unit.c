@@ -145,6 +145,7 @@ struct uev {
 	u32 len;
 	u64 ts;
 	int ext;
+	unsigned int hlen;	/* header bytes: 4, 8 or 16 */
 	u64 pkt;		/* packet_seq_num */
 	const unsigned char *p;	/* copy of the payload */
 };
@@ -225,7 +226,7 @@ static bool rd_packet(struct tring_cpu *cb, const struct tring_subbuf *sb)
 			return false;
 		R.ev[R.nev] = (struct uev){
 			.id = e.id, .len = e.len, .ts = e.ts,
-			.ext = e.extended, .pkt = pk->seq,
+			.ext = e.extended, .hlen = e.hlen, .pkt = pk->seq,
 			.p = R.arena + R.used,
 		};
 		memcpy(R.arena + R.used, e.payload, e.len);
@@ -595,7 +596,7 @@ static void t_pad_bytes(void)
 	tring_buffer_free(buf);
 }
 
-static void t_extended_ids(void)
+static void t_wide_ids(void)
 {
 	static const u32 ids[] = { 30, 31, 32, 1000, 0x7fffffff, 0xffffffff, 2 };
 	struct tring_buffer *buf = mk(4, 0);
@@ -612,8 +613,8 @@ static void t_extended_ids(void)
 	content += rec_size(3);
 	for (i = 0; i < n; i++) {
 		check_eq(wr(buf, ids[i], 3 + 5 * i, i + 1), 0);
-		content += (ids[i] >= TRING_ID_EXTENDED ?
-			    TRING_EVENT_HEADER_EXT_SIZE :
+		content += (ids[i] >= TRING_ID_WIDE ?
+			    TRING_EVENT_HEADER_WIDE_SIZE :
 			    TRING_EVENT_HEADER_SIZE) +
 			   tring_payload_room(3 + 5 * i);
 	}
@@ -625,7 +626,10 @@ static void t_extended_ids(void)
 	check_ev(0, 29, 3, 0);
 	for (i = 0; i < n; i++) {
 		check_ev(i + 1, ids[i], 3 + 5 * i, i + 1);
-		check_eq(R.ev[i + 1].ext, ids[i] >= TRING_ID_EXTENDED);
+		check_eq(R.ev[i + 1].ext, 0);
+		check_eq(R.ev[i + 1].hlen, ids[i] >= TRING_ID_WIDE ?
+			 TRING_EVENT_HEADER_WIDE_SIZE :
+			 TRING_EVENT_HEADER_SIZE);
 	}
 	tring_buffer_free(buf);
 }
@@ -652,26 +656,30 @@ static void t_timestamps(void)
 	};
 	struct tring_buffer *buf;
 	struct tring_cpu *cb;
-	unsigned int i, n = ARRAY_SIZE(S), clk;
+	unsigned int i, n = ARRAY_SIZE(S), clk, id, hlen;
 
-	for (clk = 0; clk < 2; clk++) {
-		buf = twin_buffer(SB, 4, 0, clk ? TRING_CLOCK_LOCAL :
+	/* A compact id (7) and a wide one (40), on either clock. */
+	for (clk = 0; clk < 4; clk++) {
+		id = clk & 2 ? 40 : 7;
+		hlen = id < TRING_ID_WIDE ? TRING_EVENT_HEADER_SIZE :
+					   TRING_EVENT_HEADER_WIDE_SIZE;
+		buf = twin_buffer(SB, 4, 0, clk & 1 ? TRING_CLOCK_LOCAL :
 				  TRING_CLOCK_MONO, 0);
 		cb = twin_cb(buf, 0);
 		nlens = 0;
-		set_len(7, 4);
+		set_len(id, 4);
 		manual_clock(S[0].t, 0);
 		for (i = 0; i < n; i++) {
 			mclock = S[i].t;
-			check_eq(wr(buf, 7, 4, i), 0);
+			check_eq(wr(buf, id, 4, i), 0);
 		}
-		/* The first record of a packet after a long gap is compact. */
+		/* The first record of a packet after a long gap is short. */
 		tring_cpu_flush(cb);
 		mclock = S[n - 1].t + 10 * TS_SPAN;
-		check_eq(wr(buf, 7, 4, n), 0);
+		check_eq(wr(buf, id, 4, n), 0);
 		tring_cpu_flush(cb);
-		check(mclock_reads[clk] > 0 && !mclock_reads[!clk],
-		      "clock %u: reads %lu/%lu of the two clocks", clk,
+		check(mclock_reads[clk & 1] > 0 && !mclock_reads[!(clk & 1)],
+		      "clock %u: reads %lu/%lu of the two clocks", clk & 1,
 		      mclock_reads[0], mclock_reads[1]);
 		real_clock();
 		rd_reset();
@@ -684,10 +692,13 @@ static void t_timestamps(void)
 			check(R.ev[i].ext == S[i].ext,
 			      "clock %u event %u: extended %d, want %d", clk, i,
 			      R.ev[i].ext, S[i].ext);
+			check_eq(R.ev[i].hlen, S[i].ext ?
+				 TRING_EVENT_HEADER_EXT_SIZE : hlen);
 		}
 		if (R.nev == (int)n + 1) {
 			check_eq(R.ev[n].ts, S[n - 1].t + 10 * TS_SPAN);
 			check_eq(R.ev[n].ext, 0);
+			check_eq(R.ev[n].hlen, hlen);
 			check_eq(R.pk[1].begin, S[n - 1].t + 10 * TS_SPAN);
 		}
 		tring_buffer_free(buf);
@@ -955,21 +966,21 @@ static void t_too_big(void)
 	nlens = 0;
 	set_len(2, 4);
 	set_len(3, max);
-	set_len(40, max);
+	set_len(40, max + 8);
 	check_eq(wr(buf, 2, 4, 0), 0);
 	/* Sizes no sub-buffer can hold, whatever the header. */
 	check_eq(trace_write_inline(buf, 2, big, SB - HDR - 4 + 1), -E2BIG);
 	check_eq(tring_reserve(buf, 2, 0xffffffffU, &res), -E2BIG);
-	check_eq(trace_write_inline(buf, 40, big, max + 1), -E2BIG);
+	check_eq(trace_write_inline(buf, 40, big, max + 9), -E2BIG);
 	check_eq(trace_write_inline(buf, 2, big, 2 * SB), -E2BIG);
 	check_eq(local_read(&cb->too_big), 4);
 	check_eq(tring_cpu_losses(cb), 4);
 	/*
 	 * The largest payloads fit: compact right after an 8-byte record
-	 * (64 + 8 + 4 + max = 4088), extended alone (64 + 16 + max = 4092).
+	 * (64 + 8 + 4 + max = 4088), wide alone (64 + 8 + max + 8 = 4092).
 	 */
 	check_eq(wr(buf, 3, max, 1), 0);
-	check_eq(wr(buf, 40, max, 2), 0);
+	check_eq(wr(buf, 40, max + 8, 2), 0);
 	check_eq(wr(buf, 2, 4, 3), 0);
 	tring_cpu_flush(cb);
 	rd_reset();
@@ -977,10 +988,10 @@ static void t_too_big(void)
 	check_eq(R.nev, 4);
 	check_ev(0, 2, 4, 0);
 	check_ev(1, 3, max, 1);
-	check_ev(2, 40, max, 2);
+	check_ev(2, 40, max + 8, 2);
 	check_ev(3, 2, 4, 3);
 	check_eq(R.pk[0].content, (HDR + 8 + 4 + max) * 8);
-	check_eq(R.pk[1].content, (HDR + 16 + max) * 8);
+	check_eq(R.pk[1].content, (HDR + 8 + max + 8) * 8);
 	check_eq(R.pk[2].content, (HDR + 8) * 8);
 	check_eq(R.pk[0].discarded, 4);
 	check_eq(local_read(&cb->discarded), 0);
@@ -990,9 +1001,9 @@ static void t_too_big(void)
 /*
  * Whether a payload size is accepted must not depend on where the writer
  * happens to be in its sub-buffer: try each size just above max_payload
- * with a compact id where the inline fast path handles it (a small
- * record before it, room left) and where the slow path does (a fresh
- * sub-buffer).
+ * with a compact and a wide id where the inline fast path handles it (a
+ * small record before it, room left) and where the slow path does (a
+ * fresh sub-buffer).
  */
 static void t_too_big_consistent(void)
 {
@@ -1000,24 +1011,32 @@ static void t_too_big_consistent(void)
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned int max = cb->max_payload, len;
 	static unsigned char big[8192];
+	static const unsigned int ids[] = { 3, 40 };
+	unsigned int k;
 	int fast, slow;
 
 	nlens = 0;
 	set_len(2, 0);
-	for (len = max + 1; len <= max + 12; len += 3) {
-		set_len(3, len);
-		tring_cpu_flush(cb);
-		check_eq(trace_write_inline(buf, 2, big, 0), 0);
-		fast = trace_write_inline(buf, 3, big, len);
-		tring_cpu_flush(cb);
-		slow = trace_write_inline(buf, 3, big, len);
-		check(fast == slow, "payload %u (max_payload %u): %d after a "
-		      "small record, %d at a sub-buffer start", len, max,
-		      fast, slow);
-		tring_cpu_flush(cb);
-		rd_reset();
-		rd_take(cb, 8);
-		check_eq(R.nev, 1 + !fast + !slow);
+	for (k = 0; k < ARRAY_SIZE(ids); k++) {
+		for (len = max + 1; len <= max + 12; len += 1) {
+			set_len(ids[k], len);
+			tring_cpu_flush(cb);
+			check_eq(trace_write_inline(buf, 2, big, 0), 0);
+			fast = trace_write_inline(buf, ids[k], big, len);
+			tring_cpu_flush(cb);
+			slow = trace_write_inline(buf, ids[k], big, len);
+			check(fast == slow, "id %u payload %u (max_payload "
+			      "%u): %d after a small record, %d at a "
+			      "sub-buffer start", ids[k], len, max, fast,
+			      slow);
+			/* Compact ids carry 12 bytes more, wide ones 8. */
+			check_eq(slow, len <= max + (ids[k] < TRING_ID_WIDE ?
+						    12 : 8) ? 0 : -E2BIG);
+			tring_cpu_flush(cb);
+			rd_reset();
+			rd_take(cb, 8);
+			check_eq(R.nev, 1 + !fast + !slow);
+		}
 	}
 	tring_buffer_free(buf);
 }
@@ -1113,14 +1132,15 @@ static void t_discard_not_last(void)
 		tring_cpu_flush(cb);
 		check_eq(tring_cpu_get(cb, &sb), 0);
 		pkt = twin_subbuf_va(cb, &sb);
-		hlen = C[c].id >= TRING_ID_EXTENDED ?
-		       TRING_EVENT_HEADER_EXT_SIZE : TRING_EVENT_HEADER_SIZE;
+		hlen = C[c].id >= TRING_ID_WIDE ?
+		       TRING_EVENT_HEADER_WIDE_SIZE : TRING_EVENT_HEADER_SIZE;
 		check_eq(sb.length, HDR + hlen + tring_payload_room(C[c].len) +
 			 rec_size(8));
 		tring_dec_init(&d, pkt, SB);
 		check_eq(tring_dec_next(&d, len_fn, NULL, &e), 1);
 		check(e.id == C[c].pad_id, "case %u: A became id %u", c, e.id);
-		check_eq(e.extended, hlen != TRING_EVENT_HEADER_SIZE);
+		check_eq(e.extended, 0);
+		check_eq(e.hlen, hlen);
 		if (C[c].len) {
 			memcpy(&sz, e.payload, 4);
 			check_eq(sz, tring_payload_room(C[c].len) - 4);
@@ -2356,7 +2376,7 @@ int main(void)
 		{ t_many_packets, "3000 events over many packets, exact" },
 		{ t_payload_lengths, "payload lengths 0..max_payload exact" },
 		{ t_pad_bytes, "payload pad bytes zeroed at reserve" },
-		{ t_extended_ids, "ids >= 31 get extended headers" },
+		{ t_wide_ids, "ids >= 30 get wide headers" },
 		{ t_timestamps, "timestamps exact, extended on large deltas" },
 		{ t_clock_backwards, "clock going back: stream time held" },
 		{ t_clock_backwards_after_discard,
