@@ -50,7 +50,8 @@ modules: FORCE
 	@for f in $(MOD_SRCS); do ln -sf $(TOP)/$$f $(MODDIR)/$$f; done
 	@find $(MODDIR)/kernel $(MODDIR)/samples -xtype l -delete
 	$(MAKE) -C $(KDIR) M=$(MODDIR) CONFIG_TRING=m CONFIG_TRING_TEST=m \
-		CONFIG_TRING_BENCHMARK=m CONFIG_SAMPLE_TRING=m $(KBUILD_EXTRA) modules
+		CONFIG_TRING_BENCHMARK=m CONFIG_SAMPLE_TRING=m CONFIG_TRING_TEST_TP=m \
+		$(KBUILD_EXTRA) modules
 	@echo "modules: $(MODDIR)"
 
 # sparse over every module source (C=2 checks files even when up to date).

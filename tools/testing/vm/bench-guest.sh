@@ -233,6 +233,9 @@ generic_on() {
 generic_side() {
 	local r impl base t t0 t1 m0 m1 on
 
+	# The kernel's events, offered as generic events (tring.rst).
+	cat /sys/kernel/tracing/available_events >$T/events/generic_events
+
 	[ -f $T/events/raw_syscalls/sys_enter/enable ] || return
 	echo 4 >$T/buffer_subbuf_size_kb
 	echo 1024 >$T/buffer_size_kb

@@ -293,6 +293,22 @@ if [ -f "$gx" ] && [ "$(cat "$gx")" != skip ]; then
 		test -z "$(expected "$gx" expires | sort -u | comm -23 - "$g.expires")"
 fi
 
+# --- generic-mod: events of modules that came and went -------------------------
+# tring_generic_life_test.sh: tring_tp_a fired 100 times, unloaded,
+# tring_tp_b (another layout, perhaps the freed kernel id) 50 times,
+# tring_tp_a loaded again 10 times: each with its own fields, in order.
+gm=$traces/generic-mod
+if [ -f "$gm.expect" ]; then
+	check "generic-mod: babeltrace2 reads the trace" bt "$gm"
+	check "generic-mod: nothing lost" test "$(summary_sum "$gm/.tring-record.summary" lost)" = 0
+	check "generic-mod: tring_tp_a's 110 records, seq 0-99 then 0-9, name and tag decoded" \
+		test "$(sed -n 's/.* tring_tp_a: .*seq = \([0-9]*\), name = "tring", tag = "tagA".*/\1/p' "$gm.bt" | tr '\n' ' ')" = \
+		"$(seq 0 99 | tr '\n' ' ')$(seq 0 9 | tr '\n' ' ')"
+	check "generic-mod: tring_tp_b's 50 records with its own fields (big = 2^32 + seq, small = seq)" \
+		test "$(sed -n 's/.* tring_tp_b: .*big = \([0-9]*\), small = \([0-9]*\).*/\1-\2/p' "$gm.bt" | tr '\n' ' ')" = \
+		"$(seq 0 49 | awk '{ printf "%.0f-%d ", 4294967296 + $1, $1 }')"
+fi
+
 # --- generic-all: a second of every generic event on, under load --------------
 ga=$traces/generic-all
 if [ -d "$ga" ]; then

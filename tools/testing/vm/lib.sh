@@ -52,6 +52,14 @@ guest_modules() {
 	make -C "$top" -s KDIR="$1" modules
 }
 
+# guest_extra_ko KDIR: the kernel's own modules the tests load besides
+# tring's: kyber-iosched, a module with trace events that loads without
+# hardware (tring_generic_life_test.sh), where the kernel has it.
+guest_extra_ko() {
+	ls "$(dirname "$1")"/kernel/block/kyber-iosched.ko* \
+		"$1"/block/kyber-iosched.ko 2>/dev/null | head -n 1
+}
+
 # guest_boot IMAGE KDIR PLAN OUTDIR TIMEOUT_S [FILE...]: pack an
 # initramfs with the modules built for KDIR, PLAN and FILEs (for /tests),
 # boot IMAGE with it and check its logs for kernel splats.
@@ -64,7 +72,8 @@ guest_boot() {
 	local image=$1 kdir=$2 plan=$3 out=$4 timeout_s=$5
 	shift 5
 
-	"$VM/mkinitramfs.sh" "$out.cpio.gz" "$plan" "$(guest_moddir "$kdir")" "$@" ||
+	TRING_VM_EXTRA_KO=$(guest_extra_ko "$kdir") \
+		"$VM/mkinitramfs.sh" "$out.cpio.gz" "$plan" "$(guest_moddir "$kdir")" "$@" ||
 		return 1
 	"$VM/run-guest.sh" "$image" "$out.cpio.gz" "$out" "$timeout_s" || return 1
 	SPLAT_SYSTEM_MAP=$kdir/System.map "$VM/splat.sh" "$out/console.log" \

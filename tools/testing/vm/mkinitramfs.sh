@@ -7,6 +7,7 @@
 #   PLAN        shell fragment the guest's /init sources (its steps)
 #   MODULE_DIR  directory whose *.ko go to /lib/tring
 #   FILE        programs and data for /tests (static binaries, scripts)
+# TRING_VM_EXTRA_KO: the kernel's own modules for /lib/extra (see lib.sh)
 
 set -euo pipefail
 
@@ -31,5 +32,15 @@ if [ -n "$moddir" ]; then
 fi
 for f in "$@"; do
 	cp -a "$f" "$stage/tests/"
+done
+# Modules of the kernel's own the tests load (TRING_VM_EXTRA_KO), to
+# /lib/extra, decompressed (busybox's insmod takes a plain .ko).
+for f in ${TRING_VM_EXTRA_KO:-}; do
+	mkdir -p "$stage/lib/extra"
+	case $f in
+	*.xz) xz -dc "$f" >"$stage/lib/extra/$(basename "$f" .xz)" ;;
+	*.zst) zstd -qdc "$f" >"$stage/lib/extra/$(basename "$f" .zst)" ;;
+	*) cp "$f" "$stage/lib/extra/" ;;
+	esac
 done
 (cd "$stage" && find . | cpio -o -H newc --quiet) | gzip -1 >"$out"

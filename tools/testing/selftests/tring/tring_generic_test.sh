@@ -4,6 +4,7 @@
 # Generic events: every trace event of the running kernel under
 # events/, recorded through perf (kernel/trace/tring_generic.c).
 #
+#   offer     tracefs's available_events written to generic_events
 #   list      events/ holds every event of tracefs's available_events;
 #             a group of generic events only switches with its enable
 #   fields    kmem/kmalloc, timer/hrtimer_start, module/module_load
@@ -58,7 +59,10 @@ if [ ! -f $T/events/generic_enable ]; then
 	echo "not ok 1 the kernel has trace events, tring has no generic_enable"
 	exit 1
 fi
-echo "1..17"
+echo "1..18"
+# The kernel's own events are offered by name (modules' by themselves).
+cat $TR/available_events >$T/events/generic_events
+ok $? "offer: tracefs's available_events written to events/generic_events"
 # No comm recording in ftrace: its sched_switch probe would patch
 # __schedule() while the other vCPU runs it (see bench-guest.sh).
 echo 0 >$TR/options/record-cmd 2>/dev/null

@@ -92,6 +92,8 @@ info subbufkb "$SUBBUFKB"
 
 insmod /dev/shm/mod/tring.ko || { info error "insmod tring.ko failed"; reboot -f; }
 insmod /dev/shm/mod/tring_bench.ko
+# The kernel's events, offered as tring's generic events (tring.rst).
+cat /sys/kernel/tracing/available_events >/sys/kernel/debug/tring/events/generic_events
 info tring "$(cat /sys/module/tring/version 2>/dev/null || echo tree) (this tree, insmod)"
 info trace-cmd "$(trace-cmd --version 2>/dev/null | awk '/version/ { print $3; exit }') (Debian, unpatched)"
 info perf "$(perf --version | awk '{ print $3 }') (Debian, unpatched)"

@@ -1,0 +1,156 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tring: the generic events' internals, shared by tring_generic.c (the
+ * event list and field tables), tring_gen_perf.c (recording through perf,
+ * CPU hotplug, memory) and tring_gen_fs.c (their debugfs files).
+ */
+#ifndef _TRING_GEN_H
+#define _TRING_GEN_H
+
+#include <linux/kref.h>
+#include <linux/list.h>
+#include <linux/mutex.h>
+#include <linux/rcupdate.h>
+#include <linux/types.h>
+
+struct dentry;
+struct seq_file;
+struct module;
+struct perf_event;
+struct trace_event_call;
+struct trace_event_file;
+
+/* What a field of the kernel's record becomes in the trace. */
+enum tring_gen_kind {
+	TRING_GEN_INT,		/* an integer of 1, 2, 4 or 8 bytes */
+	TRING_GEN_CHARS,	/* char[N]: text of N bytes */
+	TRING_GEN_ARRAY,	/* N integers */
+	TRING_GEN_BYTES,	/* anything else of fixed size: N bytes */
+	TRING_GEN_DSTR,		/* __data_loc char[]: a NUL-terminated string */
+	TRING_GEN_DARR,		/* __data_loc T[]: u32 count, then the T */
+};
+
+/**
+ * struct tring_gen_field - one field of a generic event
+ * @name: its name, the kernel's (with a leading '_' if a CTF keyword).
+ * @src: its offset in the kernel's record.
+ * @size: its size there (4, the location word, for a dynamic field).
+ * @kind: enum tring_gen_kind.
+ * @elem: bytes of the integer or of one element.
+ * @is_signed: the integers are signed.
+ * @hex: a pointer: shown in hexadecimal.
+ * @rel: __rel_loc: the location counts from the end of the field.
+ */
+struct tring_gen_field {
+	char *name;
+	u16 src;
+	u16 size;
+	u8 kind;
+	u8 elem;
+	u8 is_signed:1;
+	u8 hex:1;
+	u8 rel:1;
+};
+
+/* Dynamic fields an event may have (no kernel event has more than 5). */
+#define TRING_GEN_MAX_DYN	8
+
+/**
+ * struct tring_gen_group - events/<group>/ of generic events
+ * @node: in tring_gen_groups (tring_gen_lock); never removed before unload.
+ * @dir: the directory; a group that also has tring's own events keeps
+ *	that group's directory and enable file (@own).
+ * @own: @dir is tring_events.c's: no enable file of ours in it.
+ * @name: the group's name.
+ */
+struct tring_gen_group {
+	struct list_head node;
+	struct dentry *dir;
+	bool own;
+	char name[];
+};
+
+/**
+ * struct tring_gen_event - one trace event of the kernel's, as tring has it
+ * @node: in tring_gen_list. Added and removed under tring_gen_lock, read
+ *	under RCU (the metadata, the state of many) or tring_gen_lock.
+ * @rcu: frees the event after readers of the list are done.
+ * @ref: the list holds one, every snapshot of a bulk enable one more.
+ * @group: its group ("group\0name\0", one allocation).
+ * @name: its name.
+ * @mod: the module that defines it, NULL for the kernel's own; only
+ *	compared, never dereferenced.
+ * @grp: its group directory.
+ * @dir: events/<group>/<name>/; NULL once the event went away.
+ * @id: its id in tring's traces, never given to another event while
+ *	tring is loaded.
+ * @fields: its fields in record order (common_pid first), from the
+ *	kernel's field table at registration; never changes.
+ * @nr_fields: entries in @fields.
+ * @fixed: payload bytes of the fixed-size fields.
+ * @rec_min: the kernel's record is at least this long.
+ * @err: why it cannot be recorded (0: it can), set at registration.
+ * @described: it was enabled once: the metadata describes it, also after
+ *	it went away (its records may still be in the buffer). Set once,
+ *	with release, before its first perf event exists.
+ * @gone: its kernel event went away (its module was unloaded).
+ * @on: enabled. Written under tring_gen_enable_lock, read locklessly.
+ * @file: the kernel's event file, held while @on: it pins the module.
+ * @pe: one perf event per CPU while @on, NULL where none (an array of
+ *	nr_cpu_ids); under tring_gen_enable_lock.
+ * @nr_pe: perf events in @pe (for the memory account).
+ *
+ * The overflow handler reads only @id and the field table, which do not
+ * change while the event lives.
+ */
+struct tring_gen_event {
+	struct list_head node;
+	struct rcu_head rcu;
+	struct kref ref;
+	char *group;
+	char *name;
+	struct module *mod;
+	struct tring_gen_group *grp;
+	struct dentry *dir;
+	unsigned int id;
+	struct tring_gen_field *fields;
+	unsigned int nr_fields;
+	unsigned int fixed;
+	unsigned int rec_min;
+	int err;
+	bool described;
+	bool gone;
+	bool on;
+	struct trace_event_file *file;
+	struct perf_event **pe;
+	unsigned int nr_pe;
+};
+
+extern struct list_head tring_gen_list;
+extern struct mutex tring_gen_lock;
+extern struct mutex tring_gen_enable_lock;
+
+/* tring_generic.c */
+int tring_gen_register_name(const char *group, const char *name);
+void tring_gen_put(struct tring_gen_event *ev);
+struct tring_gen_event **tring_gen_snapshot(const char *group,
+					    const struct tring_gen_event *one,
+					    unsigned int *nr);
+void tring_gen_snapshot_put(struct tring_gen_event **evs, unsigned int nr);
+bool tring_gen_selected(const struct tring_gen_event *ev,
+			const struct tring_gen_event *one, const char *group);
+
+/* tring_gen_perf.c */
+int tring_gen_set(struct tring_gen_event *ev, bool on);
+int tring_gen_perf_init(void);
+void tring_gen_perf_exit(void);
+void tring_gen_mem_show(struct seq_file *m);
+
+/* tring_gen_fs.c */
+int tring_gen_fs_init(struct dentry *events);
+void tring_gen_fs_exit(void);
+int tring_gen_files(struct tring_gen_event *ev);
+void tring_gen_files_remove(struct tring_gen_event *ev);
+void tring_gen_groups_free(void);
+
+#endif /* _TRING_GEN_H */

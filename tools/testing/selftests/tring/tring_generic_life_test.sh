@@ -1,0 +1,189 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Generic events following the kernel (kernel/trace/tring_generic.c,
+# tring_gen_perf.c):
+#
+#   modules   a module with a trace event (tring_tp_a.ko, and Debian's
+#             kyber-iosched.ko where the guest has it) loaded before
+#             tring: its events are offered; recorded with their fields;
+#             pinned while enabled; gone when it is unloaded, and bulk
+#             and group enables still succeed; another module's event
+#             (tring_tp_b.ko, which may take the freed kernel id) records
+#             its own records; loaded again, it is back under a new id.
+#             Recorded to /results/traces/generic-mod/ for
+#             check-traces.sh (exact counts and fields)
+#   hotplug   an enabled event after CPU 1 went offline and came back:
+#             recorded on CPU 1 and on CPU 0, exactly
+#   readers   the metadata and the stats read while every generic event
+#             is being enabled: they do not wait for it
+#   budget    past generic_mem_kb an enable fails with ENOMEM, and says so
+#
+# It reloads tring (a module must load before it) and leaves tring and
+# tring_test loaded.
+
+T=/sys/kernel/debug/tring
+TR=/sys/kernel/tracing
+M=/lib/tring
+OUT=/results/traces
+n=0
+failed=0
+
+ok() {
+	n=$((n + 1))
+	if [ "$1" = 0 ]; then
+		echo "ok $n $2"
+	else
+		failed=$((failed + 1))
+		echo "not ok $n $2"
+	fi
+}
+
+# events written into the default buffer, on CPU $1 or all CPUs
+written() {
+	cat $T/per_cpu/cpu${1:-*}/stats | sed -n 's/^events_written: //p' |
+		awk '{ s += $1 } END { print s + 0 }'
+}
+
+fire() {
+	echo "$2" >/sys/module/$1/parameters/fire
+}
+
+echo "TAP version 13"
+mkdir -p $TR $OUT
+[ -f $TR/available_events ] || mount -t tracefs nodev $TR 2>/dev/null
+if ! grep -q : $TR/available_events 2>/dev/null; then
+	echo "1..1"
+	echo "ok 1 # SKIP no event tracing in this kernel: no generic events"
+	exit 0
+fi
+echo "1..15"
+
+# --- modules -----------------------------------------------------------------
+rmmod tring_test 2>/dev/null
+rmmod tring
+insmod $M/tring_tp_a.ko
+kyber=
+if [ -f /lib/extra/kyber-iosched.ko ] && insmod /lib/extra/kyber-iosched.ko; then
+	kyber=1
+fi
+insmod $M/tring.ko && insmod $M/tring_test.ko
+ok $? "modules: tring loads after tring_tp_a${kyber:+ and kyber-iosched}"
+A=$T/events/tring_tp/tring_tp_a
+[ -f $A/enable ] && [ -f $T/events/tring_tp/enable ] &&
+	{ [ -z "$kyber" ] || [ -f $T/events/kyber/kyber_latency/enable ]; }
+ok $? "modules: the events of modules loaded before tring are offered${kyber:+ (tring_tp, kyber)}"
+echo "# offered: $(cat $T/events/generic_events | tr '\n' ' ')"
+
+echo 2048 >$T/buffer_size_kb
+echo 0 >$T/overwrite
+tring-record -q -o $OUT/generic-mod &
+rec=$!
+sleep 0.5
+echo 1 >$T/events/tring_tp/enable
+w0=$(written)
+fire tring_tp_a 100
+w1=$(written)
+[ "$((w1 - w0))" = 100 ]
+ok $? "modules: 100 tring_tp_a fired, $((w1 - w0)) events written"
+old_id=$(cat $A/id)
+grep -q "field:string name;" $A/format && grep -q "field:char\[\] tag;" $A/format
+ok $? "modules: tring_tp_a's fields from the kernel's table (string name, char[6] tag)"
+rmmod tring_tp_a 2>/dev/null
+[ -f $A/enable ]
+ok $? "modules: tring_tp_a cannot be unloaded while its event is enabled"
+echo 0 >$T/events/tring_tp/enable
+kid=$(sed -n 's/^kernel_id: //p' $A/format)
+rmmod tring_tp_a && [ ! -e $A ]
+ok $? "modules: unloaded (its event had the kernel's id $kid): tring_tp_a is no longer offered"
+[ -z "$kyber" ] || rmmod kyber-iosched
+rc=0
+echo 1 >$T/events/tring_tp/enable || rc=1
+echo 0 >$T/events/tring_tp/enable || rc=1
+echo 1 >$T/events/generic_enable || rc=1
+echo 0 >$T/events/generic_enable || rc=1
+ok $rc "modules: group and bulk enables succeed after the module left${kyber:+ (and kyber-iosched)}"
+
+insmod $M/tring_tp_b.ko
+B=$T/events/tring_tp/tring_tp_b
+echo "# tring_tp_b has the kernel's id $(sed -n 's/^kernel_id: //p' $B/format) (tring_tp_a had $kid)"
+! echo 1 >$A/enable 2>/dev/null && echo 1 >$B/enable
+w0=$(written)
+fire tring_tp_b 50
+w1=$(written)
+echo 0 >$B/enable
+[ "$((w1 - w0))" = 50 ]
+ok $? "modules: tring_tp_a's event cannot be enabled; tring_tp_b's records its own 50 ($((w1 - w0)) written)"
+rmmod tring_tp_b
+insmod $M/tring_tp_a.ko
+echo 1 >$A/enable
+w0=$(written)
+fire tring_tp_a 10
+w1=$(written)
+[ "$((w1 - w0))" = 10 ] && [ "$(cat $A/id)" != "$old_id" ]
+ok $? "modules: loaded again, tring_tp_a is back under a new id ($old_id, now $(cat $A/id)) and records (10 fired, $((w1 - w0)) written)"
+sleep 0.2
+kill -INT $rec
+wait $rec
+ok $? "modules: tring-record exit status"
+echo "tring_tp_a 110 tring_tp_b 50" >$OUT/generic-mod.expect
+
+# --- hotplug -----------------------------------------------------------------
+C1=/sys/devices/system/cpu/cpu1/online
+if [ -f $C1 ] && command -v taskset >/dev/null; then
+	echo 0 >$C1
+	echo 1 >$C1
+	# The perf events of a CPU that came back are made by a work item.
+	sleep 0.5
+	a0=$(written 0)
+	b0=$(written 1)
+	taskset -c 0 sh -c "echo 30 >/sys/module/tring_tp_a/parameters/fire"
+	taskset -c 1 sh -c "echo 40 >/sys/module/tring_tp_a/parameters/fire"
+	a1=$(written 0)
+	b1=$(written 1)
+	[ "$((a1 - a0))" = 30 ] && [ "$((b1 - b0))" = 40 ]
+	ok $? "hotplug: after CPU 1 went offline and back, 30 fired on CPU 0 and 40 on CPU 1: $((a1 - a0)) and $((b1 - b0)) written"
+	pe=$(sed -n 's/^perf_events: //p' $T/events/generic_stats)
+	[ "$pe" = "$(grep -c ^processor /proc/cpuinfo)" ]
+	ok $? "hotplug: one perf event per online CPU for the one enabled event ($pe)"
+else
+	ok 0 "hotplug # SKIP no CPU 1 or no taskset"
+	ok 0 "hotplug: perf events # SKIP no CPU 1 or no taskset"
+fi
+echo 0 >$A/enable
+rmmod tring_tp_a
+
+# --- readers beside a bulk enable --------------------------------------------
+cat $TR/available_events >$T/events/generic_events
+ok $? "readers: tracefs's available_events offered ($(grep -c . $T/events/generic_events) generic events)"
+echo 1 >$T/events/generic_enable &
+bulk=$!
+sleep 1
+before=$(kill -0 $bulk 2>/dev/null && echo running)
+cat $T/metadata >/dev/null && cat $T/per_cpu/cpu0/stats >/dev/null &&
+	cat $T/events/generic_stats >/dev/null
+rc=$?
+after=$(kill -0 $bulk 2>/dev/null && echo running)
+if [ "$before" = running ] && [ "$after" = running ]; then
+	ok $rc "readers: metadata, stats and generic_stats read while every generic event is being enabled"
+else
+	ok $rc "readers: metadata and stats read # SKIP the bulk enable was done too soon to tell"
+fi
+wait $bulk
+echo "# after the bulk enable: $(tr '\n' ' ' <$T/events/generic_stats)"
+echo 0 >$T/events/generic_enable
+
+# --- budget -------------------------------------------------------------------
+P=/sys/module/tring/parameters/generic_mem_kb
+E=$T/events/kmem/kmalloc/enable
+if [ -f $E ]; then
+	echo 1 >$P
+	dmesg -c >/dev/null
+	! echo 1 >$E 2>/dev/null && [ "$(cat $E)" = 0 ] &&
+		dmesg | grep -q "kmalloc not enabled: .* budget (generic_mem_kb) is 1024"
+	ok $? "budget: past generic_mem_kb=1 an enable fails and the kernel log names the sizes"
+	echo 0 >$P
+else
+	ok 0 "budget # SKIP no kmem/kmalloc"
+fi
+exit $((failed > 0))
