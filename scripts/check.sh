@@ -234,6 +234,8 @@ static_checks() {
 	done
 	one static proto-mismatch "$top/scripts/proto-mismatch.sh" \
 		"$(guest_kernel 6.1 | cut -d' ' -f2)"
+	one static abi-rename "$top/scripts/abi-rename.sh" \
+		"$(guest_kernel 6.1 | cut -d' ' -f2)"
 }
 want static && static_checks
 

@@ -122,7 +122,7 @@ struct tring_buffer;
  *	@cur_slot describe starts, TRING_NO_POS, or TRING_BUSY_POS during
  *	an update. The three are a cache of what tring_reserve() would
  *	otherwise compute from @slots and the slot's map: written only by
- *	tring_reserve_slow() on this CPU, for the sub-buffer it has just
+ *	tring_reserve_slow_v2() on this CPU, for the sub-buffer it has just
  *	reserved a record in, after taking @cur_pos to TRING_BUSY_POS with
  *	cmpxchg_local() (writers nested in an update leave it alone), and
  *	@cur_pos last, moving only forward; read by tring_reserve()
@@ -399,14 +399,22 @@ static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
 }
 
 /*
- * tring_reserve_slow() returns the record's position (4-byte aligned)
+ * The exported functions the inline code below calls are an ABI between
+ * tring.ko and every module built against this header: the inline code
+ * is compiled into those modules. A change of what one of them takes or
+ * returns gives it a new name (a _vN suffix), so that a module built
+ * against the old header fails to load (unknown symbol) instead of
+ * calling it the old way. Documentation/trace/tring.rst, "Kernel API".
+ *
+ * tring_reserve_slow_v2() returns the record's position (4-byte aligned)
  * with its header's size in the low bits: (size / 4) - 1, so 0 for a
- * compact header, 1 for a wide one, 3 for an extended one.
+ * compact header, 1 for a wide one, 3 for an extended one. (v1,
+ * tring_reserve_slow(), returned one "extended header" flag there.)
  */
 #define TRING_POS_HLEN		3L
 
-long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
-			unsigned int len);
+long tring_reserve_slow_v2(struct tring_cpu *cb, unsigned int id,
+			   unsigned int len);
 void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 		   unsigned long commit);
 bool tring_discard(struct tring_res *res);
@@ -619,7 +627,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	goto zero_tail;
 slow:
 	/* It writes the record's header, or counts the loss. */
-	pos = tring_reserve_slow(cb, id, len);
+	pos = tring_reserve_slow_v2(cb, id, len);
 	if (unlikely(pos < 0))
 		return pos == -E2BIG ? -E2BIG : -ENOBUFS;
 	hlen = ((pos & TRING_POS_HLEN) + 1) * 4;

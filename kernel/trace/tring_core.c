@@ -33,6 +33,7 @@
 #include <linux/log2.h>
 #include <linux/minmax.h>
 #include <linux/mm.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/printk.h>
 #include <linux/rcupdate.h>
@@ -457,7 +458,7 @@ static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
 }
 
 /**
- * tring_reserve_slow - the out-of-line part of tring_reserve()
+ * tring_reserve_slow_v2 - the out-of-line part of tring_reserve()
  * @cb: this CPU's ring; preemption is disabled.
  * @id: event id.
  * @len: payload bytes.
@@ -472,8 +473,8 @@ static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
  * TRING_POS_HLEN bits; or, with preemption enabled again,
  * -ENOBUFS or -E2BIG as tring_reserve().
  */
-long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
-			unsigned int len)
+long tring_reserve_slow_v2(struct tring_cpu *cb, unsigned int id,
+			   unsigned int len)
 {
 	unsigned long room = tring_payload_room(len);
 	struct tring_plan p;
@@ -500,7 +501,7 @@ long tring_reserve_slow(struct tring_cpu *cb, unsigned int id,
 	tring_switch(cb, &p);
 	return tring_place(cb, &p, id);
 }
-EXPORT_SYMBOL_GPL(tring_reserve_slow);
+EXPORT_SYMBOL_GPL(tring_reserve_slow_v2);
 
 /**
  * tring_discard - end a reservation without publishing its event
@@ -968,6 +969,14 @@ int tring_check_attr(const struct tring_buffer_attr *attr)
 #define TRING_MEM_KEEP_SHIFT	3
 
 /*
+ * Held from the memory check of a new buffer to the end of its
+ * allocation, so that two buffers allocated at once (a knob rebuilding
+ * the default buffer, an instance being created) cannot both pass the
+ * check against the same available memory.
+ */
+static DEFINE_MUTEX(tring_mem_lock);
+
+/*
  * Refuse, before allocating anything, a buffer whose pages would leave
  * less than an eighth of RAM available (si_mem_available(), which counts
  * free and reclaimable memory). Every possible CPU gets a ring: a CPU
@@ -1110,12 +1119,14 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 	ret = tring_check_attr(attr);
 	if (ret)
 		return ERR_PTR(ret);
+	mutex_lock(&tring_mem_lock);
 	ret = tring_check_memory(attr);
 	if (ret)
-		return ERR_PTR(ret);
+		goto unlock;
+	ret = -ENOMEM;
 	buf = kzalloc(sizeof(*buf), GFP_KERNEL);
 	if (!buf)
-		return ERR_PTR(-ENOMEM);
+		goto unlock;
 	buf->attr = *attr;
 	strscpy(buf->name, attr->name ?: "", sizeof(buf->name));
 	buf->attr.name = buf->name;
@@ -1128,6 +1139,7 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 		if (ret)
 			goto free_cpus;
 	}
+	mutex_unlock(&tring_mem_lock);
 	return buf;
 
 free_cpus:
@@ -1140,6 +1152,8 @@ free_cpus:
 	free_percpu(buf->cpus);
 free_buf:
 	kfree(buf);
+unlock:
+	mutex_unlock(&tring_mem_lock);
 	return ERR_PTR(ret);
 }
 

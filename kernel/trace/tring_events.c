@@ -1217,6 +1217,8 @@ int tring_events_init(struct dentry *root)
 	return 0;
 
 remove_events:
+	/* The enable files were live: detach what they may have attached. */
+	tring_sources_set(NULL, NULL, false);
 	debugfs_remove(tring_events_dir);
 	tring_events_dir = NULL;
 	return ret;

@@ -289,12 +289,14 @@ static int __init tring_init(void)
 	ret = tring_events_init(tring_root);
 	if (ret)
 		goto kill_default;
-	/* No event is enabled yet: removing the root undoes both. */
 	ret = tring_statedump_init(tring_root);
 	if (ret)
-		goto kill_default;
+		goto exit_events;
 	return 0;
 
+exit_events:
+	/* Its enable files were live: events may be enabled already. */
+	tring_events_exit();
 kill_default:
 	RCU_INIT_POINTER(tring_default_buf, NULL);
 	/* Removes the root, and everything in it, too. */

@@ -128,30 +128,42 @@ static void tring_sd_interrupts(void)
 /*
  * Every block device the kernel knows (disks and partitions): the inodes
  * of the block device filesystem, as the kernel's own iterate_bdevs()
- * walks them. Holding the list's lock keeps each inode listed there, and
- * with it its block device and disk, from being freed (eviction takes it
- * off the list under that lock first); one being evicted is skipped.
+ * walks them. The list's lock keeps an inode on the list but not its
+ * disk alive: each inode is pinned (igrab(), which skips one being
+ * freed) before its block device is used, with the list's lock dropped,
+ * and released (iput(), which may sleep) only once the walk has moved
+ * on from it, so that the list stays walkable from the pinned inode.
  */
 static void tring_sd_block_devices(void)
 {
 	struct super_block *sb = blockdev_superblock;
+	struct inode *inode, *prev = NULL;
 	struct block_device *bdev;
-	struct inode *inode;
 	char name[BDEVNAME_SIZE];
-	bool gone;
 
 	spin_lock(&sb->s_inode_list_lock);
 	list_for_each_entry(inode, &sb->s_inodes, i_sb_list) {
 		spin_lock(&inode->i_lock);
-		gone = inode->i_state & (I_FREEING | I_WILL_FREE | I_NEW);
-		spin_unlock(&inode->i_lock);
-		bdev = I_BDEV(inode);
-		if (gone || !bdev->bd_disk)
+		if (inode->i_state & I_NEW) {
+			spin_unlock(&inode->i_lock);
 			continue;
-		snprintf(name, sizeof(name), "%pg", bdev);
-		tring_sd_write_block_device(bdev->bd_dev, name);
+		}
+		spin_unlock(&inode->i_lock);
+		if (!igrab(inode))
+			continue;
+		spin_unlock(&sb->s_inode_list_lock);
+		iput(prev);
+		prev = inode;
+		bdev = I_BDEV(inode);
+		if (bdev->bd_disk) {
+			snprintf(name, sizeof(name), "%pg", bdev);
+			tring_sd_write_block_device(bdev->bd_dev, name);
+		}
+		cond_resched();
+		spin_lock(&sb->s_inode_list_lock);
 	}
 	spin_unlock(&sb->s_inode_list_lock);
+	iput(prev);
 }
 #else
 static void tring_sd_block_devices(void)

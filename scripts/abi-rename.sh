@@ -1,0 +1,62 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# A module built against an older include/linux/tring.h must not load
+# against today's tring.ko when the inline code's contract with an
+# exported function changed: that function gets a new name (see the
+# header). Builds, against KDIR and the tree's tring.ko (Module.symvers),
+# two one-line modules into build/abi-rename/:
+#   v2   calls tring_reserve_slow_v2(), today's name: links;
+#   v1   calls tring_reserve_slow(), what a module built against the
+#        header before the wide event header (6a66a68) calls: modpost
+#        finds no such symbol in tring.ko, so no module is produced.
+#
+# usage: abi-rename.sh KDIR      exit 0 when both hold
+
+set -u
+kdir=$1
+top=$(cd "$(dirname "$0")/.." && pwd)
+out=$top/build/abi-rename
+symvers=$top/build/mod/$(basename "$(realpath "$kdir")")/Module.symvers
+fail=0
+
+[ -f "$symvers" ] || make -C "$top" -s KDIR="$kdir" modules >/dev/null ||
+	{ echo "not ok - tring builds for $kdir"; exit 1; }
+
+# build NAME SYMBOL: a module calling SYMBOL as the inline reserve does
+build() {
+	local d=$out/$1
+
+	rm -rf "$d"
+	mkdir -p "$d"
+	echo "obj-m := abi_$1.o" >"$d/Kbuild"
+	cat >"$d/abi_$1.c" <<EOC
+// SPDX-License-Identifier: GPL-2.0
+#include <linux/module.h>
+struct tring_cpu;
+long $2(struct tring_cpu *cb, unsigned int id, unsigned int len);
+static int __init abi_init(void)
+{
+	return $2(NULL, 0, 0) == 0 ? -EINVAL : -ENODEV;
+}
+module_init(abi_init);
+MODULE_LICENSE("GPL");
+EOC
+	make -C "$kdir" M="$d" KBUILD_EXTRA_SYMBOLS="$symvers" modules \
+		>"$d/build.log" 2>&1
+}
+
+if build v2 tring_reserve_slow_v2 && [ -f "$out/v2/abi_v2.ko" ]; then
+	echo "ok - a module calling tring_reserve_slow_v2() builds against tring.ko"
+else
+	echo "not ok - a module calling tring_reserve_slow_v2() builds against tring.ko ($out/v2/build.log)"
+	fail=1
+fi
+if ! build v1 tring_reserve_slow && [ ! -f "$out/v1/abi_v1.ko" ] &&
+	grep -q '"tring_reserve_slow" \[.*\] undefined' "$out/v1/build.log"; then
+	echo "ok - a module of the old header (tring_reserve_slow()) is refused: modpost finds no such symbol"
+else
+	echo "not ok - a module of the old header (tring_reserve_slow()) is refused ($out/v1/build.log)"
+	fail=1
+fi
+exit $fail
