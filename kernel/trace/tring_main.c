@@ -245,17 +245,10 @@ static int tring_add_knobs(void)
 	return 0;
 }
 
-static int __init tring_init(void)
+/* The default buffer, as the module parameters describe it. */
+static struct tring_buffer *__init tring_default_alloc(void)
 {
-	struct tring_buffer_attr attr;
-	struct tring_buffer *buf;
-	int ret;
-
-	/* Fills the event table, which the default buffer describes. */
-	ret = tring_events_prepare();
-	if (ret)
-		return ret;
-	attr = (struct tring_buffer_attr) {
+	struct tring_buffer_attr attr = {
 		.name = "",
 		.subbuf_size = subbuf_size,
 		.subbuf_count = subbuf_count,
@@ -264,7 +257,47 @@ static int __init tring_init(void)
 		.events = tring_builtin_events,
 		.nr_events = tring_nr_builtin_events,
 	};
-	buf = tring_buffer_alloc(&attr);
+
+	return tring_buffer_alloc(&attr);
+}
+
+/*
+ * The files under the root once the default instance is up: knobs,
+ * events, statedump. Each step undoes itself on failure; a later
+ * failure undoes the earlier steps that outlive the root's removal.
+ */
+static int __init tring_files_init(void)
+{
+	int ret;
+
+	/* Only now: a knob write rebuilds the default instance's buffer. */
+	ret = tring_add_knobs();
+	if (ret)
+		return ret;
+	ret = tring_events_init(tring_root);
+	if (ret)
+		return ret;
+	ret = tring_statedump_init(tring_root);
+	if (ret)
+		goto exit_events;
+	return 0;
+
+exit_events:
+	/* Its enable files were live: events may be enabled already. */
+	tring_events_exit();
+	return ret;
+}
+
+static int __init tring_init(void)
+{
+	struct tring_buffer *buf;
+	int ret;
+
+	/* Fills the event table, which the default buffer describes. */
+	ret = tring_events_prepare();
+	if (ret)
+		return ret;
+	buf = tring_default_alloc();
 	if (IS_ERR(buf))
 		return PTR_ERR(buf);
 
@@ -282,21 +315,11 @@ static int __init tring_init(void)
 		goto remove_root;
 	}
 	rcu_assign_pointer(tring_default_buf, buf);
-	/* Only now: a knob write rebuilds the default instance's buffer. */
-	ret = tring_add_knobs();
+	ret = tring_files_init();
 	if (ret)
 		goto kill_default;
-	ret = tring_events_init(tring_root);
-	if (ret)
-		goto kill_default;
-	ret = tring_statedump_init(tring_root);
-	if (ret)
-		goto exit_events;
 	return 0;
 
-exit_events:
-	/* Its enable files were live: events may be enabled already. */
-	tring_events_exit();
 kill_default:
 	RCU_INIT_POINTER(tring_default_buf, NULL);
 	/* Removes the root, and everything in it, too. */

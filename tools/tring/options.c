@@ -250,25 +250,10 @@ static int parse_duration(struct tr_opts *o, const char *s)
 	return 0;
 }
 
-static int parse_one(struct tr_opts *o, int c, const char *arg)
+/* The buffer's options: sizes, mode, clock, watermark; others are usage errors. */
+static int parse_buffer_opt(struct tr_opts *o, int c, const char *arg)
 {
 	switch (c) {
-	case 'o':
-		if (!*arg)
-			return bad_value("output", arg, "empty");
-		o->output = arg;
-		return 0;
-	case 'f':
-		o->force = true;
-		return 0;
-	case 'd':
-		return parse_duration(o, arg);
-	case 'c':
-		o->cpus_given = true;
-		if (tr_parse_cpulist(arg, o->cpus))
-			return bad_value("CPU list", arg,
-					 "expected e.g. 0,2-3");
-		return 0;
 	case 'b':
 		o->buffer_kb = parse_long(arg, 1, 4L << 20);
 		if (o->buffer_kb < 0)
@@ -298,6 +283,29 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 			return bad_value("watermark", arg,
 					 "expected a number of sub-buffers >= 1");
 		return 0;
+	}
+	return TR_EXIT_USAGE;
+}
+
+static int parse_one(struct tr_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'o':
+		if (!*arg)
+			return bad_value("output", arg, "empty");
+		o->output = arg;
+		return 0;
+	case 'f':
+		o->force = true;
+		return 0;
+	case 'd':
+		return parse_duration(o, arg);
+	case 'c':
+		o->cpus_given = true;
+		if (tr_parse_cpulist(arg, o->cpus))
+			return bad_value("CPU list", arg,
+					 "expected e.g. 0,2-3");
+		return 0;
 	case OPT_INSTANCE:
 		if (!*arg || strchr(arg, '/') || !strcmp(arg, ".") ||
 		    !strcmp(arg, ".."))
@@ -315,7 +323,7 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 		o->quiet = true;
 		return 0;
 	}
-	return TR_EXIT_USAGE;
+	return parse_buffer_opt(o, c, arg);
 }
 
 static void set_defaults(struct tr_opts *o)
