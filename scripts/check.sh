@@ -13,7 +13,9 @@
 #                 debug 6.1 (KASAN with vmalloc checks, lockdep):
 #                 module build with -Werror, then a guest runs the
 #                 kselftests; any kernel splat fails the kernel's run
-#  6. more runs   kasan-6.1-faults: allocation failures injected into
+#  6. more runs   debian-6.12-mt: the stress and data tests on a
+#                 multi-threaded 6.12 guest;
+#                 kasan-6.1-faults: allocation failures injected into
 #                 loading, buffer rebuilds, instances and event enabling,
 #                 then kmemleak; debug-6.1-smp4: the stress, lifecycle and
 #                 data (hotplug) tests on 4 vCPUs
@@ -313,6 +315,13 @@ for k in debian-6.1 debian-6.12; do
 	want "$k" && TRING_VM_ACCEL=$accel run_kernel "$k" "$k" \
 		"$VM/plan-check" traces
 done
+# Debian 6.12 with one host thread per vCPU after all, for the core's
+# tests that switch no tracepoint (stress with self-NMIs, data with CPUs
+# offline and back): the 6.12 build under real concurrency. The stale
+# translations above come from patching a tracepoint site; these tests
+# patch none (scripts/toggle-experiment.sh is the experiment).
+want debian-6.12-mt && TRING_VM_ACCEL=tcg run_kernel debian-6.12-mt \
+	debian-6.12 "$VM/plan-mt"
 
 # --- 7. userland: tring installed as users do --------------------------------
 # make install (DKMS), then Debian 6.1 and 6.12 booted with the host's own

@@ -97,6 +97,31 @@ kcsan "$mono" "$past"
 fails "a report with one access in the latch and one past it fails" \
 	SPLAT_SYSTEM_MAP="$map"
 
+# pidrace TITLE: a KCSAN report titled TITLE, then a WARNING if $2
+pidrace() {
+	{
+		echo '=================================================================='
+		echo "BUG: KCSAN: data-race in $1"
+		echo ''
+		echo 'write to 0xffffffff82e1c0b0 of 4 bytes by task 90 on cpu 1:'
+		echo ' alloc_pid+0x44e/0x6a0'
+		echo ''
+		echo 'read to 0xffffffff82e1c0b0 of 4 bytes by task 91 on cpu 0:'
+		echo ' copy_process+0x1f8e/0x3c90'
+		echo ''
+		echo '=================================================================='
+		[ -z "${2:-}" ] || echo 'WARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x1/0x2'
+	} >"$log"
+}
+pidrace "alloc_pid / copy_process"
+passes "KCSAN's alloc_pid / copy_process report (pid_allocated) passes"
+pidrace "copy_process / alloc_pid"
+passes "the same report, names the other way round, passes"
+pidrace "alloc_pid / copy_process" warning
+fails "a WARNING after that report still fails"
+pidrace "alloc_pid / free_pid"
+fails "a KCSAN report of alloc_pid with another function fails"
+
 stack warn_alloc
 passes "an allocation failure's dump passes when failures are injected" \
 	SPLAT_ALLOW_ALLOC_FAILURES=1
