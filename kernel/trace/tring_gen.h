@@ -134,7 +134,6 @@ extern struct mutex tring_gen_enable_lock;
 int tring_gen_register_name(const char *group, const char *name);
 void tring_gen_put(struct tring_gen_event *ev);
 struct tring_gen_event **tring_gen_snapshot(const char *group,
-					    const struct tring_gen_event *one,
 					    unsigned int *nr);
 void tring_gen_snapshot_put(struct tring_gen_event **evs, unsigned int nr);
 bool tring_gen_selected(const struct tring_gen_event *ev,

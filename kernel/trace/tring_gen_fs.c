@@ -83,9 +83,9 @@ static int tring_gen_switch(struct tring_gen_event *ev, bool on, bool many,
 }
 
 /*
- * Switch the selected events, each under tring_gen_enable_lock on its
- * own. Of many, those perf refuses are skipped and counted; a memory
- * shortage (or the budget) fails the write, and stops it there.
+ * Switch @one, or the selected events, each under tring_gen_enable_lock
+ * on its own. Of many, those perf refuses are skipped and counted; a
+ * memory shortage (or the budget) fails the write, and stops it there.
  */
 static ssize_t tring_gen_state_write(struct tring_gen_event *one,
 				     const char *group,
@@ -99,11 +99,14 @@ static ssize_t tring_gen_state_write(struct tring_gen_event *one,
 	ret = kstrtobool_from_user(ubuf, count, &on);
 	if (ret)
 		return ret;
-	evs = tring_gen_snapshot(group, one, &n);
-	if (!evs)
-		return n || one ? -ENOMEM : count;
+	/* Its file keeps the event alive (tring_gen_files_remove()). */
+	if (one)
+		return tring_gen_switch(one, on, false, &refused) ?: count;
+	evs = tring_gen_snapshot(group, &n);
+	if (IS_ERR_OR_NULL(evs))
+		return evs ? PTR_ERR(evs) : count;
 	for (i = 0; i < n && !ret; i++)
-		ret = tring_gen_switch(evs[i], on, !one, &refused);
+		ret = tring_gen_switch(evs[i], on, true, &refused);
 	tring_gen_snapshot_put(evs, n);
 	if (refused)
 		pr_info("%u kernel events cannot be recorded\n", refused);

@@ -347,6 +347,7 @@ static struct tring_gen_event *tring_gen_new(struct trace_event_call *call,
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ev->ref);
 	ev->mod = mod;
+	ev->gone = true;	/* until listed (tring_gen_add()) */
 	/* One allocation: "group\0name\0". */
 	ev->group = kmalloc(glen + strlen(name) + 1, GFP_KERNEL);
 	if (!ev->group) {
@@ -368,28 +369,41 @@ static struct tring_gen_event *tring_gen_new(struct trace_event_call *call,
 }
 
 /*
- * List @ev under a new id and make its files. The caller holds no lock;
- * tring_gen_lock is taken for the list only.
+ * Give @ev an id, make its files, then list it: an event is listed
+ * whole or not at all (its directory's name is taken once: a second
+ * registration of the same event at once fails there, -EEXIST). Until
+ * listed it counts as gone: its enable file refuses. The caller holds
+ * no lock; tring_gen_lock is taken for the list only. Drops the
+ * caller's reference on failure.
  */
 static int tring_gen_add(struct tring_gen_event *ev)
 {
-	int ret;
+	int ret = -ENODEV;
 
 	mutex_lock(&tring_gen_lock);
-	if (!tring_gen_ready || tring_gen_find(ev->group, ev->name)) {
-		ret = tring_gen_ready ? -EEXIST : -ENODEV;
-		mutex_unlock(&tring_gen_lock);
-		tring_gen_put(ev);
-		return ret;
-	}
-	ev->id = tring_gen_next_id++;
-	list_add_tail_rcu(&ev->node, &tring_gen_list);
+	if (tring_gen_ready && tring_gen_find(ev->group, ev->name))
+		ret = -EEXIST;
+	else if (tring_gen_ready)
+		ev->id = tring_gen_next_id++;
 	mutex_unlock(&tring_gen_lock);
-	ret = tring_gen_files(ev);
+	if (ev->id)
+		ret = tring_gen_files(ev);
 	if (ret)
-		pr_warn("no files for %s:%s (error %d)\n", ev->group,
-			ev->name, ret);
-	return 0;
+		goto put;
+	mutex_lock(&tring_gen_lock);
+	if (tring_gen_ready) {
+		list_add_tail_rcu(&ev->node, &tring_gen_list);
+		WRITE_ONCE(ev->gone, false);
+	}
+	mutex_unlock(&tring_gen_lock);
+	if (!ev->gone)
+		return 0;
+	/* Unloading began meanwhile: its teardown does not see this one. */
+	tring_gen_files_remove(ev);
+	ret = -ENODEV;
+put:
+	tring_gen_put(ev);
+	return ret;
 }
 
 /*
@@ -509,7 +523,9 @@ static int tring_gen_module_notify(struct notifier_block *nb,
 {
 	struct tp_module *tpm = data;
 	struct module *mod = tpm->mod;
+	struct trace_event_call *call;
 	unsigned int i, failed = 0;
+	const char *name;
 	int err;
 
 	if (val == MODULE_STATE_GOING) {
@@ -519,8 +535,11 @@ static int tring_gen_module_notify(struct notifier_block *nb,
 	if (val != MODULE_STATE_COMING)
 		return NOTIFY_OK;
 	for (i = 0; i < mod->num_trace_events; i++) {
-		err = tring_gen_register_name(mod->trace_events[i]->class->system,
-					      trace_event_name(mod->trace_events[i]));
+		call = mod->trace_events[i];
+		name = trace_event_name(call);
+		if (!name || !call->class->system)
+			continue;
+		err = tring_gen_register_name(call->class->system, name);
 		failed += err && err != -ENODEV;
 	}
 	if (failed)
@@ -556,37 +575,39 @@ bool tring_gen_selected(const struct tring_gen_event *ev,
 }
 
 /**
- * tring_gen_snapshot - the selected events, each with a reference
- * @group: as tring_gen_selected().
- * @one: as tring_gen_selected().
+ * tring_gen_snapshot - the events a state file of many switches
+ * @group: those of this group; NULL: every generic event.
  * @nr: set to their number.
  *
- * Lets a bulk enable work through its events without a lock over them.
+ * Each with a reference, so that a bulk enable works through them
+ * without a lock over them all.
  *
- * Return: an array for tring_gen_snapshot_put(), NULL if out of memory
- * (or none selected: *@nr is 0).
+ * Return: an array for tring_gen_snapshot_put(), NULL when none is
+ * selected, ERR_PTR(-ENOMEM).
  */
 struct tring_gen_event **tring_gen_snapshot(const char *group,
-					    const struct tring_gen_event *one,
 					    unsigned int *nr)
 {
 	struct tring_gen_event *ev, **evs = NULL;
 	unsigned int n = 0, cap = 0;
 
+	*nr = 0;
 	mutex_lock(&tring_gen_lock);
 	list_for_each_entry(ev, &tring_gen_list, node)
-		cap += tring_gen_selected(ev, one, group);
+		cap += tring_gen_selected(ev, NULL, group);
 	if (cap)
 		evs = kvmalloc_array(cap, sizeof(*evs), GFP_KERNEL);
 	list_for_each_entry(ev, &tring_gen_list, node) {
 		if (!evs || n == cap)
 			break;
-		if (!tring_gen_selected(ev, one, group))
+		if (!tring_gen_selected(ev, NULL, group))
 			continue;
 		kref_get(&ev->ref);
 		evs[n++] = ev;
 	}
 	mutex_unlock(&tring_gen_lock);
+	if (cap && !evs)
+		return ERR_PTR(-ENOMEM);
 	*nr = n;
 	return evs;
 }

@@ -519,6 +519,107 @@ TEST_F_TIMEOUT(faults, event_enable, 600)
 	enable_unwinds(_metadata, TRING_DIR "/events/syscalls/syscall_entry/enable");
 }
 
+/* --- generic events -------------------------------------------------------- */
+
+#define TP_EVENT	TRING_DIR "/events/tring_tp/tring_tp_a"
+
+static int load_tp(void *arg)
+{
+	(void)arg;
+	return tu_mod_load("tring_tp_a");
+}
+
+/* tring_tp_a fired @n times on CPU 0: exactly @n events written there. */
+static int tp_records(unsigned long n)
+{
+	long before = tu_events_written_all();
+	char val[16];
+
+	snprintf(val, sizeof(val), "%lu", n);
+	if (before < 0 || tu_write_file(TP_EVENT "/enable", "1") ||
+	    tu_write_file("/sys/module/tring_tp_a/parameters/fire", val))
+		return 0;
+	return !tu_write_file(TP_EVENT "/enable", "0") &&
+	       tu_events_written_all() == before + (long)n;
+}
+
+/*
+ * A module with a trace event loaded with one allocation of the loading
+ * task failing, tring's module notifier offering its event among them:
+ * the load fails with -ENOMEM, or the module is in and its event is
+ * offered whole or not at all (offered by name then); either way it
+ * records exactly, and the module unloads.
+ */
+static void offer_run(struct __test_metadata *_metadata, struct tally *t,
+		      unsigned int n)
+{
+	long left;
+	int ret;
+
+	ret = run_nth(load_tp, NULL, n, &left);
+	t->runs++;
+	if (ret) {
+		t->failed++;
+		EXPECT_EQ(-ENOMEM, ret);
+		EXPECT_FALSE(exists(TP_EVENT));
+		return;
+	}
+	t->absorbed += left == 0;
+	if (!exists(TP_EVENT))
+		EXPECT_EQ(0, tu_write_file(TRING_DIR "/events/generic_events",
+					   "tring_tp:tring_tp_a\n"));
+	EXPECT_TRUE(exists(TP_EVENT "/format"));
+	EXPECT_TRUE(tp_records(5)) {
+		TH_LOG("tring_tp_a loaded with allocation %u failing", n);
+	}
+	ASSERT_EQ(0, tu_mod_unload("tring_tp_a"));
+	EXPECT_FALSE(exists(TP_EVENT));
+}
+
+TEST_F_TIMEOUT(faults, generic_offer_enable, 600)
+{
+	struct write_op c = { .val = "1" };
+	struct tally t = { 0 };
+	unsigned int n;
+	long left;
+	int ret;
+
+	if (!exists(TRING_DIR "/events/generic_events"))
+		SKIP(return, "no generic events in this kernel");
+	t.allocs = count_allocs(load_tp, NULL);
+	ASSERT_LT(0, t.allocs);
+	ASSERT_EQ(0, tu_mod_unload("tring_tp_a"));
+	for (n = 1; n <= t.allocs; n += stride(t.allocs, MAX_RUNS))
+		offer_run(_metadata, &t, n);
+	tally_log("load tring_tp_a, its event offered", &t);
+	EXPECT_LT(0, t.failed);
+	/* Enabling it: the pin, a perf event per CPU. */
+	ASSERT_EQ(0, tu_mod_load("tring_tp_a"));
+	c.fd = open(TP_EVENT "/enable", O_WRONLY);
+	ASSERT_LE(0, c.fd);
+	memset(&t, 0, sizeof(t));
+	t.allocs = count_allocs(write_val, &c);
+	ASSERT_LT(0, t.allocs);
+	ASSERT_EQ(0, tu_write_file(TP_EVENT "/enable", "0"));
+	for (n = 1; n <= t.allocs; n++) {
+		ret = run_nth(write_val, &c, n, &left);
+		t.runs++;
+		t.failed += !!ret;
+		t.absorbed += !ret && left == 0;
+		if (ret)
+			EXPECT_EQ(-ENOMEM, ret);
+		EXPECT_EQ(ret ? '0' : '1', read_first(TP_EVENT "/enable"));
+		ASSERT_EQ(0, tu_write_file(TP_EVENT "/enable", "0"));
+		EXPECT_TRUE(tp_records(3)) {
+			TH_LOG("enable with allocation %u failing", n);
+		}
+	}
+	close(c.fd);
+	tally_log(TP_EVENT "/enable", &t);
+	EXPECT_LT(0, t.failed);
+	ASSERT_EQ(0, tu_mod_unload("tring_tp_a"));
+}
+
 /* --- random failures, then exact counts ----------------------------------- */
 
 struct counted {

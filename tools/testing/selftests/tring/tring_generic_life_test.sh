@@ -57,7 +57,7 @@ if ! grep -q : $TR/available_events 2>/dev/null; then
 	echo "ok 1 # SKIP no event tracing in this kernel: no generic events"
 	exit 0
 fi
-echo "1..15"
+echo "1..16"
 
 # --- modules -----------------------------------------------------------------
 rmmod tring_test 2>/dev/null
@@ -122,6 +122,15 @@ fire tring_tp_a 10
 w1=$(written)
 [ "$((w1 - w0))" = 10 ] && [ "$(cat $A/id)" != "$old_id" ]
 ok $? "modules: loaded again, tring_tp_a is back under a new id ($old_id, now $(cat $A/id)) and records (10 fired, $((w1 - w0)) written)"
+if [ -n "$kyber" ]; then
+	insmod /lib/extra/kyber-iosched.ko &&
+		[ -f $T/events/kyber/kyber_latency/enable ] &&
+		echo 1 >$T/events/kyber/enable && echo 0 >$T/events/kyber/enable &&
+		rmmod kyber-iosched
+	ok $? "modules: kyber-iosched loaded again: its events are back and switch"
+else
+	ok 0 "modules: kyber-iosched loaded again # SKIP not in this guest"
+fi
 sleep 0.2
 kill -INT $rec
 wait $rec
