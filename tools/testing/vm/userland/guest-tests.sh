@@ -135,6 +135,15 @@ lttng_tests() {
 	t "LTTng: syscall events recorded ($s)" test "$s" -gt 0
 	lttng-sessiond --version | head -n 1
 	kill $(pidof lttng-sessiond) 2>/dev/null
+	# lttng-sessiond unloads its kernel modules as it exits: a tracer
+	# started meanwhile sees /proc/kallsyms change under it (trace-cmd
+	# then fails, "error in size of file '/proc/kallsyms'"). Wait for
+	# its exit, 30 s at most.
+	n=0
+	while [ $n -lt 300 ] && pidof lttng-sessiond >/dev/null; do
+		sleep 0.1
+		n=$((n + 1))
+	done
 }
 
 # --- trace-cmd -----------------------------------------------------------------------
