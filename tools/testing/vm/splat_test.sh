@@ -122,6 +122,24 @@ fails "a WARNING after that report still fails"
 pidrace "alloc_pid / free_pid"
 fails "a KCSAN report of alloc_pid with another function fails"
 
+# definefields CODE: the trace events core's WARNING in
+# event_define_fields(), then its "error code is CODE"
+definefields() {
+	printf '%s\n' '------------[ cut here ]------------' \
+		'WARNING: CPU: 1 PID: 64 at kernel/trace/trace_events.c:2556 event_define_fields+0x250/0x2a7' \
+		'Call Trace:' ' <TASK>' ' event_create_dir+0x9c4/0xad9' \
+		' trace_module_notify+0x182/0x335' ' </TASK>' \
+		'---[ end trace 0000000000000000 ]---' "error code is $1" \
+		'Could not initialize trace point events/tring_tp_a' >"$log"
+}
+definefields -12
+passes "event_define_fields()'s WARNING on -ENOMEM passes when failures are injected" \
+	SPLAT_ALLOW_ALLOC_FAILURES=1
+fails "the same WARNING fails otherwise"
+definefields -22
+fails "event_define_fields()'s WARNING on another error fails even when failures are injected" \
+	SPLAT_ALLOW_ALLOC_FAILURES=1
+
 stack warn_alloc
 passes "an allocation failure's dump passes when failures are injected" \
 	SPLAT_ALLOW_ALLOC_FAILURES=1
