@@ -27,13 +27,20 @@ benign='INFO: NMI handler \([a-z_0-9]+( \[[a-z_0-9]+\])?\) took too long to run:
 # ktime_get_mono_fast_ns() and friends, read one copy while the timekeeper
 # rewrites the other, and retry if the sequence count moved: a race by
 # design, which seqcount_latch_t readers did not declare to KCSAN before
-# Linux 6.13. Needs the kernel's System.map in SPLAT_SYSTEM_MAP to know
-# where the copies are; without it every KCSAN report counts.
+# Linux 6.13. The same for the timekeeper itself, tk_core: the tick
+# (timekeeping_advance()) rewrites it whole under its seqcount while
+# readers in interrupts (ktime_get() and friends) read it inside
+# read_seqcount_begin()/retry and retry when it moved; KCSAN's window
+# for such readers can close before the reader's accesses do, under
+# lockdep (seen once in debug-6.1-smp4: timekeeping_advance()'s 280-byte
+# copy against an 8-byte read of tk_core on another CPU). tring never
+# writes either. Needs the kernel's System.map in SPLAT_SYSTEM_MAP to
+# know where they are; without it every KCSAN report counts.
 latch_ranges() {
 	[ -r "${SPLAT_SYSTEM_MAP:-}" ] || return 0
 	sort "$SPLAT_SYSTEM_MAP" | awk '
 		prev != "" { print prev, $1; prev = "" }
-		$3 == "tk_fast_mono" || $3 == "tk_fast_raw" { prev = $1 }'
+		$3 == "tk_fast_mono" || $3 == "tk_fast_raw" || $3 == "tk_core" { prev = $1 }'
 }
 
 # Drop the KCSAN reports (from "BUG: KCSAN" to the closing "====" line)

@@ -20,8 +20,10 @@ if [ -z "$map" ]; then
 	map=$work/System.map
 	printf '%s\n' 'ffffffff82a1c000 d some_data' \
 		'ffffffff82a1c040 d tk_fast_mono' 'ffffffff82a1c0c0 d tk_fast_raw' \
-		'ffffffff82a1c140 d after_the_latch' >"$map"
+		'ffffffff82a1c140 d after_the_latch' 'ffffffff82a1c200 d tk_core' \
+		'ffffffff82a1c360 d timekeeper_lock' >"$map"
 fi
+core=$(awk '$3 == "tk_core" { print $1 }' "$map")
 mono=$(awk '$3 == "tk_fast_mono" { print $1 }' "$map")
 raw=$(awk '$3 == "tk_fast_raw" { print $1 }' "$map")
 # The first byte past a latch copy (the next symbol) that is in neither.
@@ -95,6 +97,13 @@ kcsan "$past"
 fails "a report one byte past the latch copies fails" SPLAT_SYSTEM_MAP="$map"
 kcsan "$mono" "$past"
 fails "a report with one access in the latch and one past it fails" \
+	SPLAT_SYSTEM_MAP="$map"
+kcsan "$core" "$(printf '%x' $((0x$core + 0x58)))"
+passes "a report on the timekeeper tk_core passes with the System.map ($core)" \
+	SPLAT_SYSTEM_MAP="$map"
+fails "the same report fails without a System.map"
+kcsan "$core" "$past"
+fails "a report with one access in tk_core and one past the latch fails" \
 	SPLAT_SYSTEM_MAP="$map"
 
 # pidrace TITLE: a KCSAN report titled TITLE, then a WARNING if $2
