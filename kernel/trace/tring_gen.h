@@ -93,7 +93,10 @@ struct tring_gen_group {
  * @described: it was enabled once: the metadata describes it, also after
  *	it went away (its records may still be in the buffer). Set once,
  *	with release, before its first perf event exists.
- * @gone: its kernel event went away (its module was unloaded).
+ * @gone: not listed yet, or its kernel event went away (its module was
+ *	unloaded). Written under tring_gen_lock (listing) or
+ *	tring_gen_enable_lock (going), read locklessly: an enable tests it
+ *	again under tring_gen_enable_lock.
  * @on: enabled. Written under tring_gen_enable_lock, read locklessly.
  * @file: the kernel's event file, held while @on: it pins the module.
  * @pe: one perf event per CPU while @on, NULL where none (an array of
@@ -136,8 +139,7 @@ void tring_gen_put(struct tring_gen_event *ev);
 struct tring_gen_event **tring_gen_snapshot(const char *group,
 					    unsigned int *nr);
 void tring_gen_snapshot_put(struct tring_gen_event **evs, unsigned int nr);
-bool tring_gen_selected(const struct tring_gen_event *ev,
-			const struct tring_gen_event *one, const char *group);
+bool tring_gen_selected(const struct tring_gen_event *ev, const char *group);
 
 /* tring_gen_perf.c */
 int tring_gen_set(struct tring_gen_event *ev, bool on);

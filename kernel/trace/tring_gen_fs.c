@@ -38,7 +38,7 @@ static LIST_HEAD(tring_gen_groups);
 static struct dentry *tring_gen_events_dir;
 static struct dentry *tring_gen_top[3];	/* generic_{enable,events,stats} */
 
-/* "1", "0", or "X" when some of the selected events are on. */
+/* The state of @one, or "X" when some of @group's (all: NULL) are on. */
 static ssize_t tring_gen_state_read(const struct tring_gen_event *one,
 				    const char *group, char __user *ubuf,
 				    size_t count, loff_t *ppos)
@@ -47,16 +47,21 @@ static ssize_t tring_gen_state_read(const struct tring_gen_event *one,
 	const struct tring_gen_event *ev;
 	char s[2];
 
-	rcu_read_lock();
-	list_for_each_entry_rcu(ev, &tring_gen_list, node) {
-		if (!tring_gen_selected(ev, one, group))
-			continue;
-		if (READ_ONCE(ev->on))
-			any_on = true;
-		else
-			any_off = true;
+	if (one) {
+		any_on = READ_ONCE(one->on);
+		any_off = !any_on;
+	} else {
+		rcu_read_lock();
+		list_for_each_entry_rcu(ev, &tring_gen_list, node) {
+			if (!tring_gen_selected(ev, group))
+				continue;
+			if (READ_ONCE(ev->on))
+				any_on = true;
+			else
+				any_off = true;
+		}
+		rcu_read_unlock();
 	}
-	rcu_read_unlock();
 	s[0] = any_on && any_off ? 'X' : any_on ? '1' : '0';
 	s[1] = '\n';
 	return simple_read_from_buffer(ubuf, count, ppos, s, 2);
@@ -500,9 +505,11 @@ int tring_gen_fs_init(struct dentry *events)
 		tring_gen_top[i] = debugfs_create_file(names[i], modes[i],
 						       events, NULL, fops[i]);
 		if (IS_ERR(tring_gen_top[i])) {
+			int ret = PTR_ERR(tring_gen_top[i]);
+
 			tring_gen_top[i] = NULL;
 			tring_gen_fs_exit();
-			return -ENOMEM;
+			return ret;
 		}
 	}
 	return 0;

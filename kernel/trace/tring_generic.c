@@ -553,22 +553,18 @@ static struct notifier_block tring_gen_module_nb = {
 };
 
 /**
- * tring_gen_selected - is @ev one a state file switches or shows
+ * tring_gen_selected - is @ev one a state file of many switches or shows
  * @ev: a listed event.
- * @one: that one, or NULL for many.
- * @group: of many, those of this group; NULL: every generic event.
+ * @group: those of this group; NULL: every generic event.
  *
- * Of many, those that cannot be recorded (->err) are left out.
+ * Those that went away or cannot be recorded (->err) are left out.
  *
  * Return: true if selected.
  */
-bool tring_gen_selected(const struct tring_gen_event *ev,
-			const struct tring_gen_event *one, const char *group)
+bool tring_gen_selected(const struct tring_gen_event *ev, const char *group)
 {
 	if (READ_ONCE(ev->gone))
 		return false;
-	if (one)
-		return ev == one;
 	if (ev->err)
 		return false;
 	return !group || !strcmp(ev->group, group);
@@ -594,13 +590,13 @@ struct tring_gen_event **tring_gen_snapshot(const char *group,
 	*nr = 0;
 	mutex_lock(&tring_gen_lock);
 	list_for_each_entry(ev, &tring_gen_list, node)
-		cap += tring_gen_selected(ev, NULL, group);
+		cap += tring_gen_selected(ev, group);
 	if (cap)
 		evs = kvmalloc_array(cap, sizeof(*evs), GFP_KERNEL);
 	list_for_each_entry(ev, &tring_gen_list, node) {
 		if (!evs || n == cap)
 			break;
-		if (!tring_gen_selected(ev, NULL, group))
+		if (!tring_gen_selected(ev, group))
 			continue;
 		kref_get(&ev->ref);
 		evs[n++] = ev;

@@ -26,18 +26,8 @@ T=/sys/kernel/debug/tring
 TR=/sys/kernel/tracing
 M=/lib/tring
 OUT=/results/traces
-n=0
-failed=0
-
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n $2"
-	else
-		failed=$((failed + 1))
-		echo "not ok $n $2"
-	fi
-}
+# tap_ok, tap_end (tools/testing/vm/tap.sh, in /tests beside this test)
+. "$(dirname "$0")/tap.sh"
 
 # events written into the default buffer, on CPU $1 or all CPUs
 written() {
@@ -57,7 +47,6 @@ if ! grep -q : $TR/available_events 2>/dev/null; then
 	echo "ok 1 # SKIP no event tracing in this kernel: no generic events"
 	exit 0
 fi
-echo "1..16"
 
 # --- modules -----------------------------------------------------------------
 rmmod tring_test 2>/dev/null
@@ -68,11 +57,11 @@ if [ -f /lib/extra/kyber-iosched.ko ] && insmod /lib/extra/kyber-iosched.ko; the
 	kyber=1
 fi
 insmod $M/tring.ko && insmod $M/tring_test.ko
-ok $? "modules: tring loads after tring_tp_a${kyber:+ and kyber-iosched}"
+tap_ok $? "modules: tring loads after tring_tp_a${kyber:+ and kyber-iosched}"
 A=$T/events/tring_tp/tring_tp_a
 [ -f $A/enable ] && [ -f $T/events/tring_tp/enable ] &&
 	{ [ -z "$kyber" ] || [ -f $T/events/kyber/kyber_latency/enable ]; }
-ok $? "modules: the events of modules loaded before tring are offered${kyber:+ (tring_tp, kyber)}"
+tap_ok $? "modules: the events of modules loaded before tring are offered${kyber:+ (tring_tp, kyber)}"
 echo "# offered: $(cat $T/events/generic_events | tr '\n' ' ')"
 
 echo 2048 >$T/buffer_size_kb
@@ -85,24 +74,24 @@ w0=$(written)
 fire tring_tp_a 100
 w1=$(written)
 [ "$((w1 - w0))" = 100 ]
-ok $? "modules: 100 tring_tp_a fired, $((w1 - w0)) events written"
+tap_ok $? "modules: 100 tring_tp_a fired, $((w1 - w0)) events written"
 old_id=$(cat $A/id)
 grep -q "field:string name;" $A/format && grep -q "field:char\[\] tag;" $A/format
-ok $? "modules: tring_tp_a's fields from the kernel's table (string name, char[6] tag)"
+tap_ok $? "modules: tring_tp_a's fields from the kernel's table (string name, char[6] tag)"
 rmmod tring_tp_a 2>/dev/null
 [ -f $A/enable ]
-ok $? "modules: tring_tp_a cannot be unloaded while its event is enabled"
+tap_ok $? "modules: tring_tp_a cannot be unloaded while its event is enabled"
 echo 0 >$T/events/tring_tp/enable
 kid=$(sed -n 's/^kernel_id: //p' $A/format)
 rmmod tring_tp_a && [ ! -e $A ]
-ok $? "modules: unloaded (its event had the kernel's id $kid): tring_tp_a is no longer offered"
+tap_ok $? "modules: unloaded (its event had the kernel's id $kid): tring_tp_a is no longer offered"
 [ -z "$kyber" ] || rmmod kyber-iosched
 rc=0
 echo 1 >$T/events/tring_tp/enable || rc=1
 echo 0 >$T/events/tring_tp/enable || rc=1
 echo 1 >$T/events/generic_enable || rc=1
 echo 0 >$T/events/generic_enable || rc=1
-ok $rc "modules: group and bulk enables succeed after the module left${kyber:+ (and kyber-iosched)}"
+tap_ok $rc "modules: group and bulk enables succeed after the module left${kyber:+ (and kyber-iosched)}"
 
 insmod $M/tring_tp_b.ko
 B=$T/events/tring_tp/tring_tp_b
@@ -113,7 +102,7 @@ fire tring_tp_b 50
 w1=$(written)
 echo 0 >$B/enable
 [ "$((w1 - w0))" = 50 ]
-ok $? "modules: tring_tp_a's event cannot be enabled; tring_tp_b's records its own 50 ($((w1 - w0)) written)"
+tap_ok $? "modules: tring_tp_a's event cannot be enabled; tring_tp_b's records its own 50 ($((w1 - w0)) written)"
 rmmod tring_tp_b
 insmod $M/tring_tp_a.ko
 echo 1 >$A/enable
@@ -121,20 +110,20 @@ w0=$(written)
 fire tring_tp_a 10
 w1=$(written)
 [ "$((w1 - w0))" = 10 ] && [ "$(cat $A/id)" != "$old_id" ]
-ok $? "modules: loaded again, tring_tp_a is back under a new id ($old_id, now $(cat $A/id)) and records (10 fired, $((w1 - w0)) written)"
+tap_ok $? "modules: loaded again, tring_tp_a is back under a new id ($old_id, now $(cat $A/id)) and records (10 fired, $((w1 - w0)) written)"
 if [ -n "$kyber" ]; then
 	insmod /lib/extra/kyber-iosched.ko &&
 		[ -f $T/events/kyber/kyber_latency/enable ] &&
 		echo 1 >$T/events/kyber/enable && echo 0 >$T/events/kyber/enable &&
 		rmmod kyber-iosched
-	ok $? "modules: kyber-iosched loaded again: its events are back and switch"
+	tap_ok $? "modules: kyber-iosched loaded again: its events are back and switch"
 else
-	ok 0 "modules: kyber-iosched loaded again # SKIP not in this guest"
+	tap_ok 0 "modules: kyber-iosched loaded again # SKIP not in this guest"
 fi
 sleep 0.2
 kill -INT $rec
 wait $rec
-ok $? "modules: tring-record exit status"
+tap_ok $? "modules: tring-record exit status"
 echo "tring_tp_a 110 tring_tp_b 50" >$OUT/generic-mod.expect
 
 # --- hotplug -----------------------------------------------------------------
@@ -151,20 +140,20 @@ if [ -f $C1 ] && command -v taskset >/dev/null; then
 	a1=$(written 0)
 	b1=$(written 1)
 	[ "$((a1 - a0))" = 30 ] && [ "$((b1 - b0))" = 40 ]
-	ok $? "hotplug: after CPU 1 went offline and back, 30 fired on CPU 0 and 40 on CPU 1: $((a1 - a0)) and $((b1 - b0)) written"
+	tap_ok $? "hotplug: after CPU 1 went offline and back, 30 fired on CPU 0 and 40 on CPU 1: $((a1 - a0)) and $((b1 - b0)) written"
 	pe=$(sed -n 's/^perf_events: //p' $T/events/generic_stats)
 	[ "$pe" = "$(grep -c ^processor /proc/cpuinfo)" ]
-	ok $? "hotplug: one perf event per online CPU for the one enabled event ($pe)"
+	tap_ok $? "hotplug: one perf event per online CPU for the one enabled event ($pe)"
 else
-	ok 0 "hotplug # SKIP no CPU 1 or no taskset"
-	ok 0 "hotplug: perf events # SKIP no CPU 1 or no taskset"
+	tap_ok 0 "hotplug # SKIP no CPU 1 or no taskset"
+	tap_ok 0 "hotplug: perf events # SKIP no CPU 1 or no taskset"
 fi
 echo 0 >$A/enable
 rmmod tring_tp_a
 
 # --- readers beside a bulk enable --------------------------------------------
 cat $TR/available_events >$T/events/generic_events
-ok $? "readers: tracefs's available_events offered ($(grep -c . $T/events/generic_events) generic events)"
+tap_ok $? "readers: tracefs's available_events offered ($(grep -c . $T/events/generic_events) generic events)"
 echo 1 >$T/events/generic_enable &
 bulk=$!
 sleep 1
@@ -174,9 +163,9 @@ cat $T/metadata >/dev/null && cat $T/per_cpu/cpu0/stats >/dev/null &&
 rc=$?
 after=$(kill -0 $bulk 2>/dev/null && echo running)
 if [ "$before" = running ] && [ "$after" = running ]; then
-	ok $rc "readers: metadata, stats and generic_stats read while every generic event is being enabled"
+	tap_ok $rc "readers: metadata, stats and generic_stats read while every generic event is being enabled"
 else
-	ok $rc "readers: metadata and stats read # SKIP the bulk enable was done too soon to tell"
+	tap_ok $rc "readers: metadata and stats read # SKIP the bulk enable was done too soon to tell"
 fi
 wait $bulk
 echo "# after the bulk enable: $(tr '\n' ' ' <$T/events/generic_stats)"
@@ -190,9 +179,9 @@ if [ -f $E ]; then
 	dmesg -c >/dev/null
 	! echo 1 >$E 2>/dev/null && [ "$(cat $E)" = 0 ] &&
 		dmesg | grep -q "kmalloc not enabled: .* budget (generic_mem_kb) is 1024"
-	ok $? "budget: past generic_mem_kb=1 an enable fails and the kernel log names the sizes"
+	tap_ok $? "budget: past generic_mem_kb=1 an enable fails and the kernel log names the sizes"
 	echo 0 >$P
 else
-	ok 0 "budget # SKIP no kmem/kmalloc"
+	tap_ok 0 "budget # SKIP no kmem/kmalloc"
 fi
-exit $((failed > 0))
+tap_end
