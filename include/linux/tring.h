@@ -136,7 +136,12 @@ struct tring_buffer;
  * @subbuf_mask: @subbuf_size - 1.
  * @clock: TRING_CLOCK_* timestamp source.
  * @subbuf_shift: log2(@subbuf_size).
- * @va: kernel mapping of the physical sub-buffers, contiguous.
+ * @va: kernel mapping of the physical sub-buffers, contiguous. Also says
+ *	the ring is made: set once, last, with a release store, by
+ *	tring_cpu_init() (buffer creation, or the CPU-hotplug prepare step
+ *	of a CPU coming online for the first time, before it runs anything:
+ *	a writer never finds it NULL); read with acquire by
+ *	tring_buffer_cpu(), plainly by writers and by a reader that has it.
  * @slots: the ring's slots.
  * @slot_mask: number of slots - 1 (a power of two).
  * @lap_shift: log2 of the ring's bytes: position >> @lap_shift is a lap.
@@ -325,16 +330,20 @@ struct tring_buffer_attr {
 
 /**
  * struct tring_buffer - a set of per-CPU rings
- * @cpus: one ring per possible CPU.
+ * @cpus: one ring per possible CPU; made for the CPUs online when the
+ *	buffer is created, and for each other CPU when it first comes
+ *	online (see tring_buffer_cpu()).
  * @attr: the attributes it was created with (@attr.name points to @name).
  * @name: the buffer's name.
  * @priv: owned by the debugfs front end.
+ * @cpuhp_node: on tring's CPU-hotplug state, which makes the rings.
  */
 struct tring_buffer {
 	struct tring_cpu __percpu *cpus;
 	struct tring_buffer_attr attr;
 	char name[32];
 	void *priv;
+	struct hlist_node cpuhp_node;
 };
 
 /**
@@ -390,12 +399,21 @@ void tring_cpu_set_watermark(struct tring_cpu *cb, unsigned int wm);
  * @buf: the buffer.
  * @cpu: a possible CPU.
  *
- * Return: the ring.
+ * A CPU that has not been online since @buf was created has no ring (and
+ * no event): it gets one when it comes online, and keeps it.
+ *
+ * Return: the ring, or NULL if it is not made.
  */
 static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
 						 unsigned int cpu)
 {
-	return per_cpu_ptr(buf->cpus, cpu);
+	struct tring_cpu *cb = per_cpu_ptr(buf->cpus, cpu);
+
+	/*
+	 * Pairs with smp_store_release() in tring_cpu_init(): a ring seen
+	 * made is seen whole.
+	 */
+	return smp_load_acquire(&cb->va) ? cb : NULL;
 }
 
 /*
@@ -531,6 +549,18 @@ static __always_inline void tring_res_init(struct tring_cpu *cb,
 	res->len = len;
 }
 
+/* A record's header at @rec: the compact word, or the wide one and @id. */
+static __always_inline void tring_header_put(void *rec, unsigned int id,
+					     u64 ts, bool wide)
+{
+	if (likely(!wide)) {
+		*(u32 *)rec = tring_header_word(id, ts);
+	} else {
+		((u32 *)rec)[0] = tring_header_word(TRING_ID_WIDE, ts);
+		((u32 *)rec)[1] = id;
+	}
+}
+
 /**
  * tring_reserve - reserve space for one event on this CPU
  * @buf: the buffer.
@@ -618,12 +648,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	res->data = res->rec + hlen;
 	res->pos = old;
 	res->len = need;
-	if (likely(!wide)) {
-		*(u32 *)res->rec = tring_header_word(id, ts);
-	} else {
-		((u32 *)res->rec)[0] = tring_header_word(TRING_ID_WIDE, ts);
-		((u32 *)res->rec)[1] = id;
-	}
+	tring_header_put(res->rec, id, ts, wide);
 	goto zero_tail;
 slow:
 	/* It writes the record's header, or counts the loss. */

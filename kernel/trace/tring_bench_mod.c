@@ -296,10 +296,19 @@ static int bench_writer(void *arg)
 	return 0;
 }
 
+/* Drain one tring ring, if the CPU has one. */
+static void bench_tring_drain(unsigned int cpu)
+{
+	struct tring_cpu *cb = tring_buffer_cpu(bench_tring, cpu);
+	struct tring_subbuf sb;
+
+	while (cb && !tring_cpu_get(cb, &sb))
+		tring_cpu_put(cb, sb.seq, 1);
+}
+
 /* Drain whatever the writers produce, the way each buffer is read. */
 static int bench_reader(void *arg)
 {
-	struct tring_subbuf sb;
 	unsigned int cpu;
 
 	while (!READ_ONCE(bench_stop_reader)) {
@@ -307,9 +316,7 @@ static int bench_reader(void *arg)
 			switch (bench_cur.impl) {
 			case BENCH_TRING_INLINE:
 			case BENCH_TRING_RESERVE:
-				while (!tring_cpu_get(per_cpu_ptr(bench_tring->cpus, cpu), &sb))
-					tring_cpu_put(per_cpu_ptr(bench_tring->cpus, cpu),
-						      sb.seq, 1);
+				bench_tring_drain(cpu);
 				break;
 			case BENCH_FTRACE_RESERVE:
 			case BENCH_FTRACE_WRITE:

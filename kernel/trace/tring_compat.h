@@ -37,4 +37,9 @@ static inline int tring_rb_unlock_commit(struct trace_buffer *buffer,
 #endif
 }
 
+/*
+ * 6.3 added ipi:ipi_send_cpu, which tring_event_table.h probes itself;
+ * Kbuild defines TRING_HAVE_IPI_SEND_CPU when <trace/events/ipi.h> has it.
+ */
+
 #endif /* _TRING_COMPAT_H */

@@ -26,6 +26,7 @@
 #define pr_fmt(fmt) "tring: " fmt
 
 #include <linux/cpu.h>
+#include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/err.h>
 #include <linux/export.h>
@@ -979,73 +980,74 @@ static DEFINE_MUTEX(tring_mem_lock);
 /*
  * Refuse, before allocating anything, a buffer whose pages would leave
  * less than an eighth of RAM available (si_mem_available(), which counts
- * free and reclaimable memory). Every possible CPU gets a ring: a CPU
- * can come online at any time and its writers cannot allocate then.
+ * free and reclaimable memory). Rings are made for the CPUs online now;
+ * a CPU that comes online later gets its ring then (tring_cpu_prepare()).
  */
 static int tring_check_memory(const struct tring_buffer_attr *attr)
 {
 	bool spare = attr->flags & TRING_OVERWRITE;
 	unsigned long cpu_pages = (attr->subbuf_count + spare) *
 				  (attr->subbuf_size >> PAGE_SHIFT);
-	unsigned int cpus = num_possible_cpus();
+	unsigned int cpus = num_online_cpus();
 	unsigned long need = cpu_pages * cpus;
 	unsigned long keep = totalram_pages() >> TRING_MEM_KEEP_SHIFT;
 	long avail = si_mem_available();
 
 	if (avail >= 0 && need + keep <= (unsigned long)avail)
 		return 0;
-	pr_warn("buffer '%s' refused: %lu KiB per CPU x %u possible CPUs = %lu KiB, with %ld KiB available of which %lu KiB (1/%u of RAM) must stay available\n",
+	pr_warn("buffer '%s' refused: %lu KiB per CPU x %u online CPUs = %lu KiB, with %ld KiB available of which %lu KiB (1/%u of RAM) must stay available\n",
 		attr->name ?: "", cpu_pages * (PAGE_SIZE / 1024), cpus,
 		need * (PAGE_SIZE / 1024), avail * (long)(PAGE_SIZE / 1024),
 		keep * (PAGE_SIZE / 1024), 1U << TRING_MEM_KEEP_SHIFT);
 	return -ENOMEM;
 }
 
-static int tring_cpu_alloc_pages(struct tring_cpu *cb, int node)
+/* The ring's pages, zeroed, into cb->pages; their mapping, or NULL. */
+static void *tring_cpu_alloc_pages(struct tring_cpu *cb, int node)
 {
 	const gfp_t gfp = GFP_KERNEL | __GFP_ZERO | __GFP_RETRY_MAYFAIL |
 			  __GFP_NOWARN;
 	unsigned long i;
+	void *va;
 
 	cb->pages = kvmalloc_node(array_size(cb->nr_pages, sizeof(*cb->pages)),
 				  GFP_KERNEL | __GFP_ZERO, node);
 	if (!cb->pages)
-		return -ENOMEM;
+		return NULL;
 	for (i = 0; i < cb->nr_pages; i++) {
 		cb->pages[i] = alloc_pages_node(node, gfp, 0);
 		if (!cb->pages[i])
 			goto free_pages;
 	}
-	cb->va = vmap(cb->pages, cb->nr_pages, VM_MAP, PAGE_KERNEL);
-	if (!cb->va)
+	va = vmap(cb->pages, cb->nr_pages, VM_MAP, PAGE_KERNEL);
+	if (!va)
 		goto free_pages;
-	return 0;
+	return va;
 
 free_pages:
 	while (i--)
 		__free_page(cb->pages[i]);
 	kvfree(cb->pages);
 	cb->pages = NULL;
-	return -ENOMEM;
+	return NULL;
 }
 
-static void tring_cpu_free_pages(struct tring_cpu *cb)
+static void tring_cpu_free_pages(struct tring_cpu *cb, void *va)
 {
 	unsigned long i;
 
-	vunmap(cb->va);
+	vunmap(va);
 	for (i = 0; i < cb->nr_pages; i++)
 		__free_page(cb->pages[i]);
 	kvfree(cb->pages);
 }
 
-static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
-			  unsigned int cpu)
+/* Everything but the memory, from the buffer's attributes. */
+static void tring_cpu_setup(struct tring_cpu *cb, struct tring_buffer *buf,
+			    unsigned int cpu)
 {
 	const struct tring_buffer_attr *attr = &buf->attr;
-	unsigned long nslots = attr->subbuf_count, i;
-	int node = cpu_to_node(cpu);
-	int ret;
+	unsigned long nslots = attr->subbuf_count;
 
 	cb->buf = buf;
 	cb->cpu = cpu;
@@ -1072,21 +1074,41 @@ static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
 	cb->watermark = attr->watermark ?: max(nslots / 8, 1UL);
 	init_waitqueue_head(&cb->waitq);
 	init_irq_work(&cb->wakeup, tring_wakeup_fn);
+}
 
-	ret = tring_cpu_alloc_pages(cb, node);
-	if (ret)
-		return ret;
+/*
+ * Make @cpu's ring. Called for each CPU online when the buffer is made,
+ * and from the CPU-hotplug prepare step of a CPU coming online, before it
+ * runs anything; both under the hotplug lock, so never at once for a
+ * ring.
+ */
+static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
+			  unsigned int cpu)
+{
+	int node = cpu_to_node(cpu);
+	unsigned long i, nslots;
+	void *va;
+
+	tring_cpu_setup(cb, buf, cpu);
+	nslots = cb->slot_mask + 1;
+	va = tring_cpu_alloc_pages(cb, node);
+	if (!va)
+		return -ENOMEM;
 	cb->slots = kvmalloc_node(array_size(nslots, sizeof(*cb->slots)),
 				  GFP_KERNEL | __GFP_ZERO, node);
 	if (!cb->slots)
 		goto free_pages;
 	for (i = 0; i < nslots; i++)
 		atomic_long_set(&cb->slots[i].map, i | TRING_MAP_TAKEN);
+	/*
+	 * Pairs with smp_load_acquire() in tring_buffer_cpu(): a reader
+	 * that sees the ring made sees all of the above.
+	 */
+	smp_store_release(&cb->va, va);
 	return 0;
 
 free_pages:
-	tring_cpu_free_pages(cb);
-	cb->va = NULL;
+	tring_cpu_free_pages(cb, va);
 	return -ENOMEM;
 }
 
@@ -1094,26 +1116,98 @@ static void tring_cpu_free(struct tring_cpu *cb)
 {
 	irq_work_sync(&cb->wakeup);
 	kvfree(cb->slots);
-	tring_cpu_free_pages(cb);
+	tring_cpu_free_pages(cb, cb->va);
+}
+
+/* Free the rings made; no writer is left. */
+static void tring_buffer_free_rings(struct tring_buffer *buf)
+{
+	unsigned int cpu;
+
+	for_each_possible_cpu(cpu) {
+		struct tring_cpu *cb = per_cpu_ptr(buf->cpus, cpu);
+
+		if (cb->va)
+			tring_cpu_free(cb);
+	}
+	free_percpu(buf->cpus);
+}
+
+/*
+ * The CPU-hotplug state (CPUHP_BP_PREPARE_DYN, multi-instance) with one
+ * instance per buffer, whose startup makes a CPU's ring. Set up at load
+ * by tring_core_init().
+ */
+static enum cpuhp_state tring_cpuhp_state;
+
+/*
+ * CPU @cpu is coming online (or the buffer is being made): make its ring
+ * unless it has one from an earlier time online. A CPU without the
+ * memory for its ring does not come online, as with ftrace's buffers.
+ */
+static int tring_cpu_prepare(unsigned int cpu, struct hlist_node *node)
+{
+	struct tring_buffer *buf = hlist_entry(node, struct tring_buffer,
+					       cpuhp_node);
+	struct tring_cpu *cb = per_cpu_ptr(buf->cpus, cpu);
+	int ret;
+
+	if (cb->va)
+		return 0;
+	ret = tring_cpu_init(cb, buf, cpu);
+	if (ret)
+		pr_warn("buffer '%s': no memory for CPU %u's ring (%zu KiB)\n",
+			buf->name, cpu,
+			(buf->attr.subbuf_count + cb->overwrite) *
+			(buf->attr.subbuf_size >> 10));
+	return ret;
 }
 
 /**
- * tring_buffer_alloc - allocate a buffer with a ring for every possible CPU
+ * tring_core_init - set up the CPU-hotplug state that makes the rings
+ *
+ * Context: module load, before any buffer is made.
+ * Return: 0 or a negative errno.
+ */
+int tring_core_init(void)
+{
+	int ret;
+
+	ret = cpuhp_setup_state_multi(CPUHP_BP_PREPARE_DYN, "trace/tring:prepare",
+				      tring_cpu_prepare, NULL);
+	if (ret < 0)
+		return ret;
+	tring_cpuhp_state = ret;
+	return 0;
+}
+
+/**
+ * tring_core_exit - remove the CPU-hotplug state
+ *
+ * Context: module unload or failed load, once every buffer is freed.
+ */
+void tring_core_exit(void)
+{
+	cpuhp_remove_multi_state(tring_cpuhp_state);
+}
+
+/**
+ * tring_buffer_alloc - allocate a buffer with a ring for every online CPU
  * @attr: the attributes.
  *
  * Each ring's sub-buffers are allocated page by page on the CPU's node,
  * zeroed, and mapped contiguously with vmap(). A buffer whose pages would
  * leave less than an eighth of RAM available is refused (with a kernel
- * message naming the sizes) before anything is allocated.
+ * message naming the sizes) before anything is allocated. A CPU that
+ * comes online later gets its ring before it runs anything.
  *
- * Context: process; may sleep.
+ * Context: process; may sleep; takes the CPU-hotplug lock.
  * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes,
  * -ENOMEM.
  */
 struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 {
 	struct tring_buffer *buf;
-	unsigned int cpu;
 	int ret;
 
 	ret = tring_check_attr(attr);
@@ -1131,25 +1225,17 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 	strscpy(buf->name, attr->name ?: "", sizeof(buf->name));
 	buf->attr.name = buf->name;
 	buf->cpus = alloc_percpu(struct tring_cpu);
-	ret = -ENOMEM;
 	if (!buf->cpus)
 		goto free_buf;
-	for_each_possible_cpu(cpu) {
-		ret = tring_cpu_init(per_cpu_ptr(buf->cpus, cpu), buf, cpu);
-		if (ret)
-			goto free_cpus;
-	}
+	/* Makes the online CPUs' rings; on failure, adds no instance. */
+	ret = cpuhp_state_add_instance(tring_cpuhp_state, &buf->cpuhp_node);
+	if (ret)
+		goto free_rings;
 	mutex_unlock(&tring_mem_lock);
 	return buf;
 
-free_cpus:
-	for_each_possible_cpu(cpu) {
-		struct tring_cpu *cb = per_cpu_ptr(buf->cpus, cpu);
-
-		if (cb->va)
-			tring_cpu_free(cb);
-	}
-	free_percpu(buf->cpus);
+free_rings:
+	tring_buffer_free_rings(buf);
 free_buf:
 	kfree(buf);
 unlock:
@@ -1169,11 +1255,9 @@ unlock:
  */
 void tring_buffer_free(struct tring_buffer *buf)
 {
-	unsigned int cpu;
-
+	cpuhp_state_remove_instance_nocalls(tring_cpuhp_state,
+					    &buf->cpuhp_node);
 	synchronize_rcu();
-	for_each_possible_cpu(cpu)
-		tring_cpu_free(per_cpu_ptr(buf->cpus, cpu));
-	free_percpu(buf->cpus);
+	tring_buffer_free_rings(buf);
 	kfree(buf);
 }

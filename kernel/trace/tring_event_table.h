@@ -272,6 +272,23 @@ TRING_TP_EVENT(net, net_dev_queue, net_dev_queue,
 	       tf_integer(u32, len, skb->len)
 	       tf_string(name, skb->dev ? skb->dev->name : ""))
 
+/*
+ * ipi.h (6.3 and later): hand-written rather than generic, because
+ * tring's own reader wakeup raises it (irq_work_raise()) from inside a
+ * generic event's perf handler, where perf's recursion guard would drop
+ * it, uncounted. A probe on the tracepoint has no such guard.
+ */
+#ifdef TRING_HAVE_IPI_SEND_CPU
+TRING_TP_EVENT(ipi, ipi_send_cpu, ipi_send_cpu,
+	       TP_PROTO(const unsigned int cpu, unsigned long callsite,
+			void *callback),
+	       TP_ARGS(cpu, callsite, callback),
+	       tf_integer(u32, cpu, cpu)
+	       /* CTF readers drop the '_' a keyword's name takes. */
+	       tf_integer(u64, _callsite, callsite)
+	       tf_integer(u64, callback, (unsigned long)callback))
+#endif
+
 /* A system call number this kernel's table has no name for. */
 TRING_MOD_EVENT(syscalls, sys_unknown,
 		TP_PROTO(long id, const unsigned long *args),

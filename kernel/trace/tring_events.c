@@ -38,6 +38,7 @@
 #include <asm/syscall.h>
 
 #include <trace/events/block.h>
+#include <trace/events/ipi.h>
 #include <trace/events/irq.h>
 #include <trace/events/kmem.h>
 #include <trace/events/net.h>

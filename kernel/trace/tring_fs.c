@@ -42,6 +42,9 @@ static int tring_stream_open(struct inode *inode, struct file *file)
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf) {
 		ret = -ENODEV;
+	} else if (!tring_buffer_cpu(inst->buf, st->cpu)) {
+		/* Not online since the buffer was made: no ring yet. */
+		ret = -ENXIO;
 	} else if (st->open) {
 		ret = -EBUSY;
 	} else {
@@ -366,15 +369,19 @@ static int tring_stats_show(struct seq_file *m, void *unused)
 {
 	struct tring_stream *st = m->private;
 	struct tring_instance *inst = st->inst;
-	struct tring_counts c;
+	struct tring_counts c = { 0 };
+	struct tring_cpu *cb;
 
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf) {
 		mutex_unlock(&inst->lock);
 		return -ENODEV;
 	}
+	/* A CPU without a ring (never online) has written nothing. */
+	cb = tring_buffer_cpu(inst->buf, st->cpu);
 	mutex_lock(&st->lock);
-	tring_cpu_counts(tring_stream_cpu(st), &c);
+	if (cb)
+		tring_cpu_counts(cb, &c);
 	mutex_unlock(&st->lock);
 	mutex_unlock(&inst->lock);
 	seq_printf(m, "events_written: %llu\n", c.events_written);

@@ -150,9 +150,12 @@ static void tring_instance_flush(struct tring_instance *inst)
 
 	for_each_possible_cpu(cpu) {
 		struct tring_stream *st = &inst->streams[cpu];
+		struct tring_cpu *cb = tring_buffer_cpu(inst->buf, cpu);
 
+		if (!cb)
+			continue;
 		mutex_lock(&st->lock);
-		tring_cpu_flush(tring_stream_cpu(st));
+		tring_cpu_flush(cb);
 		mutex_unlock(&st->lock);
 	}
 }
@@ -174,8 +177,13 @@ static void tring_instance_end(struct tring_instance *inst)
 	 */
 	smp_store_release(&inst->dead, true);
 	mutex_unlock(&inst->lock);
-	for_each_possible_cpu(cpu)
-		wake_up_all(&tring_stream_cpu(&inst->streams[cpu])->waitq);
+	for_each_possible_cpu(cpu) {
+		struct tring_cpu *cb = tring_buffer_cpu(inst->buf, cpu);
+
+		/* No ring, so no stream open on it and no poller. */
+		if (cb)
+			wake_up_all(&cb->waitq);
+	}
 	debugfs_remove(inst->dir);
 }
 

@@ -37,6 +37,8 @@ struct tring_counts {
 
 /* tring_core.c: creation */
 int tring_check_attr(const struct tring_buffer_attr *attr);
+int tring_core_init(void);
+void tring_core_exit(void);
 struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr);
 void tring_buffer_free(struct tring_buffer *buf);
 

@@ -297,9 +297,14 @@ static int __init tring_init(void)
 	ret = tring_events_prepare();
 	if (ret)
 		return ret;
+	ret = tring_core_init();
+	if (ret)
+		return ret;
 	buf = tring_default_alloc();
-	if (IS_ERR(buf))
-		return PTR_ERR(buf);
+	if (IS_ERR(buf)) {
+		ret = PTR_ERR(buf);
+		goto exit_core;
+	}
 
 	tring_root = debugfs_create_dir("tring", NULL);
 	if (IS_ERR(tring_root)) {
@@ -324,11 +329,13 @@ kill_default:
 	RCU_INIT_POINTER(tring_default_buf, NULL);
 	/* Removes the root, and everything in it, too. */
 	tring_instance_kill(tring_default_inst);
-	return ret;
+	goto exit_core;
 remove_root:
 	debugfs_remove(tring_root);
 free_buffer:
 	tring_buffer_free(buf);
+exit_core:
+	tring_core_exit();
 	return ret;
 }
 
@@ -343,6 +350,7 @@ static void __exit tring_exit(void)
 	 * instance's directory, the root, removes everything.
 	 */
 	tring_instance_kill(tring_default_inst);
+	tring_core_exit();
 }
 
 module_init(tring_init);

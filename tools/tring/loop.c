@@ -106,7 +106,7 @@ static unsigned int live_set(struct tr_rec *r)
 	for (i = 0; i < r->ncpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 
-		if (c->failed || c->hup)
+		if (c->failed || c->hup || c->absent)
 			continue;
 		c->readable = false;
 		r->set[n++] = c;
@@ -119,7 +119,7 @@ static bool all_failed(struct tr_rec *r)
 	unsigned int i;
 
 	for (i = 0; i < r->ncpus; i++)
-		if (!r->cpus[i].failed)
+		if (!r->cpus[i].failed && !r->cpus[i].absent)
 			return false;
 	return true;
 }
@@ -146,7 +146,21 @@ static int loop_timeout(struct tr_rec *r, uint64_t deadline, uint64_t now)
 		if (t < 0 || s < t)
 			t = s;
 	}
+	if (r->nabsent) {
+		s = ms_until(now, r->t_absent + NSEC_PER_SEC);
+		if (t < 0 || s < t)
+			t = s;
+	}
 	return t;
+}
+
+/* Once a second, look for CPUs without a ring that came online. */
+static void poll_absent(struct tr_rec *r, uint64_t now)
+{
+	if (!r->nabsent || now < r->t_absent + NSEC_PER_SEC)
+		return;
+	tr_open_late(r);
+	r->t_absent = now;
 }
 
 /*
@@ -219,6 +233,7 @@ void tr_record_loop(struct tr_rec *r)
 				read_cpu(r, r->set[i], r->set[i]->info.subbuf_count);
 		}
 		now = r->ops->now_ns();
+		poll_absent(r, now);
 		if (r->status_line && now >= r->t_status + NSEC_PER_SEC)
 			tr_show_status(r, now);
 		if (r->stop)
@@ -238,7 +253,7 @@ static void flush_all(struct tr_rec *r)
 	for (i = 0; i < r->ncpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 
-		if (c->failed)
+		if (c->failed || c->absent)
 			continue;
 		ret = r->ops->flush(c, &c->flush_pos);
 		if (ret)
@@ -262,7 +277,7 @@ static int drain_pass(struct tr_rec *r, unsigned int *nwait)
 	for (i = 0; i < r->ncpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 
-		if (c->failed || c->drained)
+		if (c->failed || c->drained || c->absent)
 			continue;
 		if (read_cpu(r, c, c->info.subbuf_count))
 			return -1;
@@ -325,6 +340,9 @@ void tr_drain(struct tr_rec *r)
 	}
 	if (r->status_line)
 		tr_note(r, "stopping: saving what the buffers hold...");
+	/* A CPU that came online since the last look: its events too. */
+	if (r->nabsent)
+		tr_open_late(r);
 	flush_all(r);
 	deadline = r->ops->now_ns() + TR_DRAIN_TIMEOUT_NS;
 	for (;;) {

@@ -68,7 +68,9 @@ static const char usage_head[] =
 "		Stop after SECONDS (decimals allowed).\n"
 "	-c, --cpus LIST\n"
 "		Record only these CPUs, e.g. 0,2-3. Default: every CPU the\n"
-"		buffer has a stream for.\n"
+"		buffer has a stream for. A CPU not online since the\n"
+"		buffer was made has no ring yet: it is looked for once a\n"
+"		second and recorded from when it comes online.\n"
 "	-b, --buffer-size KB\n"
 "		Set the per-CPU ring size (knob buffer_size_kb).\n"
 "	-s, --subbuf-size KB\n"
@@ -109,7 +111,8 @@ static const char usage_head[] =
 "		copy of the buffer's CTF metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
-"		clock, cpus...), what it cost (duration_ns, user_ns,\n"
+"		clock, cpus recorded, cpus_without_ring: never online\n"
+"		while recording...), what it cost (duration_ns, user_ns,\n"
 "		sys_ns, syscalls), how it ended (exit_status and):\n";
 
 static const char usage_tail[] =

@@ -184,24 +184,35 @@ int tr_prepare_output(struct tr_rec *r)
 	return ret;
 }
 
-int tr_create_outputs(struct tr_rec *r)
+/* <trace>/stream_<cpu> for @c; 0 or a TR_EXIT_* status. */
+int tr_create_output(struct tr_rec *r, struct tr_cpu *c)
 {
 	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/stream_%u",
+			     r->trace_dir, c->cpu) >= sizeof(path))
+		return TR_EXIT_USAGE;
+	/* Kernel data: as private as debugfs itself. */
+	c->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (c->out_fd < 0) {
+		tr_err("cannot create %s: %s", path, strerror(errno));
+		return TR_EXIT_OUTPUT;
+	}
+	return 0;
+}
+
+/* The stream files of the CPUs open; one without a ring gets its later. */
+int tr_create_outputs(struct tr_rec *r)
+{
 	unsigned int i;
+	int ret;
 
 	for (i = 0; i < r->ncpus; i++) {
-		struct tr_cpu *c = &r->cpus[i];
-
-		if ((size_t)snprintf(path, sizeof(path), "%s/stream_%u",
-				     r->trace_dir, c->cpu) >= sizeof(path))
-			return TR_EXIT_USAGE;
-		/* Kernel data: as private as debugfs itself. */
-		c->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC,
-				 0600);
-		if (c->out_fd < 0) {
-			tr_err("cannot create %s: %s", path, strerror(errno));
-			return TR_EXIT_OUTPUT;
-		}
+		if (r->cpus[i].absent)
+			continue;
+		ret = tr_create_output(r, &r->cpus[i]);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -221,6 +221,7 @@ static void record(struct tr_rec *r)
 	block_signals(r);
 	r->t_start = r->ops->now_ns();
 	r->t_status = r->t_start;
+	r->t_absent = r->t_start;
 	tr_record_loop(r);
 	tr_drain(r);
 	r->t_stop = r->ops->now_ns();

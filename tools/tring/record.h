@@ -99,6 +99,12 @@ struct tr_cpu {
 	bool readable;			/* set by ops->wait() */
 	bool hup;			/* set by ops->wait(): no more data will come */
 	bool failed;			/* a stream ioctl failed: ignore it */
+	/*
+	 * No ring yet: the CPU has not been online since the buffer was
+	 * made (open gave ENXIO). Tried again each second and before the
+	 * drain: recorded from when it comes online.
+	 */
+	bool absent;
 	bool drained;			/* read_pos reached flush_pos */
 	uint64_t flush_pos;
 	uint64_t next_seq;		/* expected seq of the next packet */
@@ -177,6 +183,8 @@ struct tr_rec {
 
 	struct tr_cpu *cpus;
 	unsigned int ncpus;
+	unsigned int nabsent;		/* of them, with c->absent */
+	uint64_t t_absent;		/* when they were last tried */
 	struct tr_cpu **set;		/* scratch for ops->wait() */
 	struct pollfd *pfd;		/* scratch for the real ops->wait() */
 	sigset_t wait_mask;		/* signal mask while sleeping */
@@ -229,11 +237,14 @@ int tr_join(char *dst, size_t n, const char *a, const char *b);
 int tr_check_environment(struct tr_rec *r);
 int tr_apply_knobs(struct tr_rec *r);
 int tr_open_streams(struct tr_rec *r);
+void tr_open_late(struct tr_rec *r);
+const struct tr_cpu *tr_first_open(const struct tr_rec *r);
 void tr_statedump(struct tr_rec *r);
 
 /* output.c: output directory, writes, metadata */
 int tr_prepare_output(struct tr_rec *r);
 int tr_create_outputs(struct tr_rec *r);
+int tr_create_output(struct tr_rec *r, struct tr_cpu *c);
 int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count);
 int tr_copy_metadata(struct tr_rec *r, bool final);
 void tr_close_outputs(struct tr_rec *r);

@@ -279,7 +279,7 @@ static int set_watermark(struct tr_rec *r, struct tr_cpu *c)
 	ret = r->ops->info(c, &c->info);
 	if (ret)
 		return ioctl_error(c, "TRING_IOC_INFO", ret);
-	if (c->info.watermark != wm && c == r->cpus)
+	if (c->info.watermark != wm && c == tr_first_open(r))
 		tr_warn("watermark %u out of range, the kernel uses %u",
 			wm, c->info.watermark);
 	return 0;
@@ -294,6 +294,10 @@ static int open_cpu(struct tr_rec *r, struct tr_cpu *c)
 			     r->buf_dir, c->cpu) >= sizeof(path))
 		return TR_EXIT_SETUP;
 	ret = r->ops->open(c, path);
+	/* Not online since the buffer was made: no ring to read yet. */
+	c->absent = ret == -ENXIO;
+	if (c->absent)
+		return 0;
 	if (ret)
 		return open_error(c, path, ret);
 	ret = r->ops->info(c, &c->info);
@@ -328,9 +332,61 @@ int tr_open_streams(struct tr_rec *r)
 	int ret;
 
 	ret = select_cpus(r);
-	for (i = 0; !ret && i < r->ncpus; i++)
+	for (i = 0; !ret && i < r->ncpus; i++) {
 		ret = open_cpu(r, &r->cpus[i]);
-	return ret;
+		r->nabsent += r->cpus[i].absent;
+	}
+	if (ret)
+		return ret;
+	if (r->nabsent == r->ncpus) {
+		tr_err("no CPU to record has a ring in %s (none was online since the buffer was made)",
+		       r->buf_dir);
+		return TR_EXIT_SETUP;
+	}
+	if (r->nabsent)
+		tr_note(r, "%u CPUs to record have no ring yet (not online since the buffer was made): each is recorded once it comes online",
+			r->nabsent);
+	return 0;
+}
+
+/* The first CPU whose stream is open: every ring has the same shape. */
+const struct tr_cpu *tr_first_open(const struct tr_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->ncpus; i++)
+		if (!r->cpus[i].absent)
+			return &r->cpus[i];
+	return r->cpus;
+}
+
+/*
+ * Open the streams of the CPUs that had no ring, those that have one
+ * now (they came online), and create their files. One that cannot be
+ * opened or saved is a failed stream: its events are lost, and the exit
+ * status says so.
+ */
+void tr_open_late(struct tr_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; r->nabsent && i < r->ncpus; i++) {
+		struct tr_cpu *c = &r->cpus[i];
+
+		if (!c->absent)
+			continue;
+		if (open_cpu(r, c) || (!c->absent && tr_create_output(r, c))) {
+			tr_err("cpu%u came online but cannot be recorded", c->cpu);
+			c->absent = false;
+			c->failed = true;
+			r->stream_error = true;
+		} else if (c->absent) {
+			continue;
+		} else {
+			tr_note(r, "cpu%u came online: recording it", c->cpu);
+		}
+		r->nabsent--;
+	}
 }
 
 /*

@@ -37,7 +37,7 @@ uint64_t tr_refresh_status(struct tr_rec *r)
 	for (i = 0; i < r->ncpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
 
-		if (!c->failed && r->ops->status(c, &c->last))
+		if (c->absent || (!c->failed && r->ops->status(c, &c->last)))
 			continue;
 		lost += lost_events(&c->last);
 	}
@@ -192,6 +192,9 @@ static void each_sum(struct tr_rec *r, void *arg,
 
 	memset(&t, 0, sizeof(t));
 	for (i = 0; i < r->ncpus; i++) {
+		/* Never online while recording: nothing to say. */
+		if (r->cpus[i].absent)
+			continue;
 		sum_cpu(&r->cpus[i], &s);
 		sum_add(&t, &s);
 		row(arg, &r->cpus[i], &s);
@@ -247,9 +250,9 @@ void tr_usage_summary(FILE *f)
 
 static void write_summary_head(struct tr_rec *r, FILE *f)
 {
-	const struct tring_info *i = &r->cpus[0].info;
+	const struct tring_info *i = &tr_first_open(r)->info;
 	struct rusage ru;
-	unsigned int k;
+	unsigned int k, n;
 
 	fprintf(f, "version=1\n");
 	fprintf(f, "buffer=%s\n", r->opt.instance ? r->opt.instance : "");
@@ -260,8 +263,13 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 		i->clock == TRING_CLOCK_LOCAL ? "local" : "unknown");
 	fprintf(f, "watermark=%u\n", i->watermark);
 	fprintf(f, "cpus=");
-	for (k = 0; k < r->ncpus; k++)
-		fprintf(f, "%s%u", k ? "," : "", r->cpus[k].cpu);
+	for (k = 0, n = 0; k < r->ncpus; k++)
+		if (!r->cpus[k].absent)
+			fprintf(f, "%s%u", n++ ? "," : "", r->cpus[k].cpu);
+	fprintf(f, "\ncpus_without_ring=");
+	for (k = 0, n = 0; k < r->ncpus; k++)
+		if (r->cpus[k].absent)
+			fprintf(f, "%s%u", n++ ? "," : "", r->cpus[k].cpu);
 	fprintf(f, "\nstop=%s\n", stop_names[r->stop]);
 	fprintf(f, "drain=%s\n", drain_names[r->drain]);
 	fprintf(f, "statedump=%s\n", statedump_names[r->statedump]);

@@ -178,6 +178,8 @@ static int fake_open(struct tr_cpu *c, const char *path)
 
 	if (access(path, F_OK))
 		return -ENOENT;
+	if (f->no_ring)
+		return -ENXIO;
 	if (f->busy || f->open)
 		return -EBUSY;
 	f->open = true;

@@ -17,6 +17,7 @@ struct fake_ring {
 	unsigned int cpu;
 	bool open;
 	bool busy;			/* another reader has it: EBUSY */
+	bool no_ring;			/* CPU not online yet: ENXIO */
 	bool dead;			/* its buffer was destroyed: STATUS
 					 * says so, poll() as the kernel's */
 	uint64_t size;

@@ -418,7 +418,71 @@ static void test_loss_after_stop(void)
 	CHECK(sum("total.discarded_in_trace") == 5);
 }
 
+static void tick_online_at_stop(unsigned int n)
+{
+	if (n == 1) {
+		ring(1)->no_ring = false;
+		produce(1, 1, 7);
+		tr_request_stop();
+	}
+}
+
+static void tick_online_late(unsigned int n)
+{
+	if (n == 1) {
+		produce(0, 2, 5);
+	} else if (n == 3) {
+		/* CPU 2 comes online: its ring is made, events follow. */
+		ring(2)->no_ring = false;
+		produce(2, 3, 4);
+	} else if (n == 6) {
+		produce(2, 2, 3);
+		partial(2, 2);
+	}
+}
+
+/*
+ * A CPU without a ring when recording starts (offline since the buffer
+ * was made) is recorded from when it comes online, its partial packet
+ * too; one that never does has no file and is listed as such.
+ */
+static void test_cpu_online_late(void)
+{
+	uint64_t ev;
+
+	fake_setup(4, 4096, 8, false);
+	ring(2)->no_ring = true;
+	ring(3)->no_ring = true;
+	fk.tick = tick_online_late;
+	CHECK(record("-d 5") == 0);
+	CHECK(sum_is("cpus", "0,1,2"));
+	CHECK(sum_is("cpus_without_ring", "3"));
+	CHECK(stream_valid(2, 0, 6, &ev) && ev == 20);
+	CHECK(sum("cpu2.events") == 20);
+	CHECK(sum("total.events") == 30);
+	CHECK(stream_matches(0) && stream_matches(2));
+	CHECK(out_size("kernel/stream_3") == -1);
+	CHECK(strstr(fk.err, "cpu2 came online: recording it") != NULL);
+
+	/* Online only just before the stop: the drain takes it. */
+	fake_setup(2, 4096, 8, false);
+	ring(1)->no_ring = true;
+	produce(0, 1, 5);
+	fk.tick = tick_online_at_stop;
+	CHECK(record("") == 0);
+	CHECK(sum_is("cpus", "0,1"));
+	CHECK(sum_is("cpus_without_ring", ""));
+	CHECK(sum("cpu1.events") == 7);
+	CHECK(stream_matches(1));
+
+	/* No CPU has a ring: nothing to record. */
+	fake_setup(1, 4096, 8, false);
+	ring(0)->no_ring = true;
+	CHECK(record("") == TR_EXIT_SETUP);
+}
+
 const struct test stop_tests[] = {
+	{ "cpu_online_late", test_cpu_online_late },
 	{ "loss_after_stop", test_loss_after_stop },
 	{ "drain_delayed_commit", test_drain_delayed_commit },
 	{ "drain_timeout", test_drain_timeout },

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include <linux/atomic.h>
+#include <linux/cpuhotplug.h>
 #include <linux/gfp.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
@@ -26,6 +27,17 @@
 #include <linux/wait.h>
 
 #include "twin.h"
+#include "tring_internal.h"
+
+twin_cpuhp_fn twin_cpuhp_startup;
+unsigned long twin_cpus_prepared = (1UL << TWIN_NR_CPUS) - 1;
+
+/* As the module's load does, before any buffer is made. */
+__attribute__((constructor)) static void twin_core_setup(void)
+{
+	if (tring_core_init())
+		abort();
+}
 
 __thread int twin_this_cpu;
 unsigned long twin_warnings;

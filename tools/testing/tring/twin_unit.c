@@ -19,6 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <linux/cpuhotplug.h>
+
 #include "twin.h"
 #include "tring_decode.h"
 
@@ -2266,9 +2268,52 @@ static void t_counts_and_cpus(void)
 }
 
 /*
+ * Only the CPUs online when the buffer is made get a ring; another gets
+ * its ring when it first comes online (the hotplug prepare step), keeps
+ * it when it goes offline and back, and records in it like the others.
+ */
+static void t_rings_online_only(void)
+{
+	const unsigned long late = 1UL << 3;
+	long base = twin_outstanding_allocs();
+	struct tring_buffer *buf;
+	struct tring_cpu *cb;
+	void *va;
+
+	twin_cpus_prepared &= ~late;
+	buf = mk(4, 0);
+	twin_cpus_prepared |= late;
+	check(tring_buffer_cpu(buf, 2) != NULL, "CPU 2 has no ring");
+	check(tring_buffer_cpu(buf, 3) == NULL, "offline CPU 3 has a ring");
+	check_eq(twin_cpu_prepare(3, &buf->cpuhp_node), 0);
+	cb = tring_buffer_cpu(buf, 3);
+	if (!check(cb != NULL, "CPU 3 has no ring after coming online"))
+		goto free;
+	va = cb->va;
+	/* Offline and back: the same ring, with what it holds. */
+	twin_this_cpu = 3;
+	nlens = 0;
+	check_eq(wr(buf, 2, 8, 30), 0);
+	check_eq(twin_cpu_prepare(3, &buf->cpuhp_node), 0);
+	check(cb->va == va, "the ring was made again");
+	check_eq(wr(buf, 2, 8, 31), 0);
+	twin_this_cpu = 0;
+	tring_cpu_flush(cb);
+	set_len(2, 8);
+	rd_reset();
+	check_eq(rd_all(cb), 1);
+	check_eq(R.nev, 2);
+	check_ev(0, 2, 8, 30);
+	check_ev(1, 2, 8, 31);
+free:
+	tring_buffer_free(buf);
+	check_eq(twin_outstanding_allocs(), base);
+}
+
+/*
  * A buffer whose pages would leave less than an eighth of RAM available
  * is refused with -ENOMEM before anything is allocated; at the limit it
- * is accepted. Counted over every possible CPU, the spare included.
+ * is accepted. Counted over every online CPU, the spare included.
  */
 static void t_memory_guard(void)
 {
@@ -2304,6 +2349,15 @@ static void t_memory_guard(void)
 	twin_set_memory(-1, total);
 	buf = tring_buffer_alloc(&attr);
 	check_eq(PTR_ERR(buf), -ENOMEM);
+	/* An offline CPU has no ring yet, so it is not counted. */
+	twin_set_memory(keep + 5 * (TWIN_NR_CPUS - 1), total);
+	buf = tring_buffer_alloc(&attr);
+	check_eq(PTR_ERR(buf), -ENOMEM);
+	twin_cpus_prepared &= ~1UL;
+	buf = tring_buffer_alloc(&attr);
+	twin_cpus_prepared |= 1UL;
+	if (check(!IS_ERR(buf), "offline CPU counted: %ld", PTR_ERR(buf)))
+		tring_buffer_free(buf);
 	twin_set_memory(1L << 40, 1UL << 40);
 	check_eq(twin_outstanding_allocs(), base);
 }
@@ -2417,6 +2471,8 @@ int main(void)
 	{ t_claim_window,
 		  "overwrite: nested writer inside a claim, counts exact" },
 		{ t_counts_and_cpus, "per-CPU rings and tring_cpu_counts" },
+		{ t_rings_online_only,
+		  "rings for online CPUs; a CPU's ring made when it comes online" },
 		{ t_memory_guard,
 		  "a buffer leaving under 1/8 of RAM available is refused" },
 		{ t_event_count_wrap,

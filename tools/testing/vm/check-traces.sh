@@ -309,6 +309,20 @@ if [ -f "$gm.expect" ]; then
 		"$(seq 0 49 | awk '{ printf "%.0f-%d ", 4294967296 + $1, $1 }')"
 fi
 
+# --- wakeup: tring's reader wakeups, raised inside generic handlers -----------
+# tring_generic_life_test.sh (kernels with ipi:ipi_send_cpu): 20000
+# tring_tp_a generic events, a reader woken at every sub-buffer; the
+# ipi_send_cpu each wakeup raises (callback tring_wakeup_fn, whose
+# address the guest wrote) must be in the trace, not dropped by perf.
+wk=$traces/wakeup
+if [ -s "$wk.expect" ]; then
+	fn=$(printf '%u' "0x$(cat "$wk.expect")")
+	check "wakeup: babeltrace2 reads the trace" bt "$wk"
+	nw=$(grep -c " ipi_send_cpu: .*callback = $fn[^0-9]" "$wk.bt")
+	check "wakeup: the ipi_send_cpu of tring's own wakeups are recorded ($nw, of $(grep -c ' ipi_send_cpu: ' "$wk.bt") ipi_send_cpu)" \
+		test "$nw" -gt 0
+fi
+
 # --- generic-all: a second of every generic event on, under load --------------
 ga=$traces/generic-all
 if [ -d "$ga" ]; then

@@ -536,6 +536,40 @@ TEST_F(data, cpu_offline_online_loses_nothing)
 	EXPECT_EQ(100, seen.first_seq);
 }
 
+/*
+ * A buffer made while CPU 1 is offline has no ring for it: its stream
+ * refuses to open (ENXIO) and its stats are zero. When CPU 1 comes
+ * online the ring is made before it runs anything, and records.
+ */
+TEST_F(data, ring_made_when_cpu_comes_online)
+{
+	unsigned long written, failed;
+	struct seen seen;
+	char buf[512];
+
+	if (self->ncpu < 2)
+		SKIP(return, "needs two CPUs");
+	tu_stream_close(&self->s[0]);
+	tu_stream_close(&self->s[1]);
+	ASSERT_EQ(0, tu_set_online(1, 0));
+	/* A new size: the default buffer is made again, CPU 1 offline. */
+	EXPECT_EQ(0, tu_reset_buffer(4, 16, 0));
+	EXPECT_EQ(-ENXIO, tu_stream_open(&self->s[1], 1));
+	ASSERT_LT(0, tu_read_file(TRING_DIR "/per_cpu/cpu1/stats", buf,
+				  sizeof(buf)));
+	EXPECT_NE(NULL, strstr(buf, "events_written: 0\n"));
+	ASSERT_EQ(0, tu_set_online(1, 1));
+	ASSERT_EQ(0, tu_stream_open(&self->s[0], 0));
+	ASSERT_EQ(0, tu_stream_open(&self->s[1], 1));
+	EXPECT_EQ(16, self->s[1].info.subbuf_count);
+	ASSERT_EQ(0, tu_trigger(1, 60, 40, 500, &written, &failed));
+	ASSERT_EQ(60, written);
+	ASSERT_LT(0, drain_all(&self->s[1], &seen));
+	EXPECT_EQ(0, seen.bad);
+	EXPECT_EQ(60, seen.events);
+	EXPECT_EQ(500, seen.first_seq);
+}
+
 TEST_F(data, stats_file_matches_status)
 {
 	unsigned long written, failed;

@@ -17,6 +17,9 @@
 #             recorded on CPU 1 and on CPU 0, exactly
 #   readers   the metadata and the stats read while every generic event
 #             is being enabled: they do not wait for it
+#   wakeup    (6.3 and later) ipi:ipi_send_cpu is tring's own probe: the
+#             wakeups tring raises inside generic handlers are recorded,
+#             /results/traces/wakeup/ for check-traces.sh
 #   budget    past generic_mem_kb an enable fails with ENOMEM, and says so
 #
 # It reloads tring (a module must load before it) and leaves tring and
@@ -147,6 +150,27 @@ if [ -f $C1 ] && command -v taskset >/dev/null; then
 else
 	tap_ok 0 "hotplug # SKIP no CPU 1 or no taskset"
 	tap_ok 0 "hotplug: perf events # SKIP no CPU 1 or no taskset"
+fi
+# --- wakeup ------------------------------------------------------------------
+# From 6.3 irq_work_raise() fires ipi:ipi_send_cpu, and tring's reader
+# wakeup raises it from inside a generic event's perf handler, where perf
+# would drop a generic ipi_send_cpu uncounted: tring probes it itself.
+I=$T/events/ipi/ipi_send_cpu
+if [ -f $I/enable ]; then
+	! grep -q kernel_id $I/format
+	tap_ok $? "wakeup: ipi:ipi_send_cpu is tring's own probe, not a generic event"
+	echo 1 >$I/enable
+	tring-record -q -w 1 --no-statedump -o $OUT/wakeup &
+	rec=$!
+	while [ ! -f $OUT/wakeup/kernel/metadata ]; do sleep 0.1; done
+	sleep 0.2
+	fire tring_tp_a 20000
+	sleep 0.5
+	kill -INT $rec
+	wait $rec
+	tap_ok $? "wakeup: tring-record exit status, 20000 tring_tp_a with ipi_send_cpu on"
+	echo 0 >$I/enable
+	awk '$3 == "tring_wakeup_fn" { print $1; exit }' /proc/kallsyms >$OUT/wakeup.expect
 fi
 echo 0 >$A/enable
 rmmod tring_tp_a

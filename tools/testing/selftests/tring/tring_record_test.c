@@ -260,6 +260,49 @@ TEST(overwrite_gap_trace)
 	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
 }
 
+/*
+ * CPU 1 offline when the buffer is made has no ring; tring-record starts
+ * without it, and records it once it comes online: its events are all in
+ * stream_1, and the summary counts them.
+ */
+TEST(record_cpu_online_late)
+{
+	unsigned long written, failed;
+	struct file_seen fs;
+	int status, ret;
+	pid_t pid;
+
+	if (tu_nr_cpus() < 2)
+		SKIP(return, "needs two CPUs");
+	ASSERT_EQ(0, tu_set_online(1, 0));
+	ret = tu_reset_buffer(4, 16, 0);
+	system("rm -rf " OUTDIR);
+	pid = ret ? -1 : fork();
+	if (pid == 0) {
+		execl(RECORD, RECORD, "-q", "-o", OUTDIR, "-w", "1",
+		      "--no-statedump", (char *)NULL);
+		_exit(127);
+	}
+	EXPECT_EQ(0, wait_for_file(OUTDIR "/kernel/metadata", 30000));
+	EXPECT_NE(0, access(OUTDIR "/kernel/stream_1", F_OK));
+	ASSERT_EQ(0, tu_set_online(1, 1));
+	ASSERT_LE(0, pid);
+	ASSERT_EQ(0, tu_trigger(1, 40, 48, 0, &written, &failed));
+	ASSERT_EQ(40, written);
+	/* Past the once-a-second look for CPUs that came online. */
+	usleep(1500000);
+	ASSERT_EQ(0, kill(pid, SIGINT));
+	ASSERT_EQ(pid, waitpid(pid, &status, 0));
+	ASSERT_TRUE(WIFEXITED(status));
+	EXPECT_EQ(0, WEXITSTATUS(status));
+	ASSERT_EQ(0, decode_file(OUTDIR "/kernel/stream_1", 4096, 1, 0, &fs));
+	EXPECT_EQ(0, fs.bad);
+	EXPECT_EQ(40, fs.events);
+	EXPECT_EQ(40, summary_value("cpu1.events"));
+	EXPECT_EQ(0, summary_value("cpu1.lost"));
+	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
+}
+
 TEST(record_refuses_nonempty_dir)
 {
 	int status;

@@ -39,6 +39,10 @@ typedef __u64	u64;
 typedef __s64	s64;
 
 typedef unsigned int gfp_t;
+
+struct hlist_node {
+	struct hlist_node *next, **pprev;
+};
 typedef unsigned long pgprot_t;
 
 #endif /* _TWIN_LINUX_TYPES_H */
