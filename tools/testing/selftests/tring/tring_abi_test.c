@@ -220,14 +220,14 @@ static long meminfo_kb(const char *key)
 	return strtol(p + strlen(key) + 1, NULL, 10);
 }
 
-/* CPUs in /sys/devices/system/cpu/possible ("0-1,4"); -1 on error. */
-static int possible_cpus(void)
+/* CPUs in /sys/devices/system/cpu/online ("0-1,4"); -1 on error. */
+static int online_cpus(void)
 {
 	char buf[256], *p = buf;
 	long a, b;
 	int n = 0;
 
-	if (tu_read_file("/sys/devices/system/cpu/possible", buf,
+	if (tu_read_file("/sys/devices/system/cpu/online", buf,
 			 sizeof(buf)) <= 0)
 		return -1;
 	while (*p >= '0' && *p <= '9') {
@@ -286,7 +286,7 @@ TEST_F_TIMEOUT(memory, buffer_too_big_for_memory, 300)
 {
 	long total = meminfo_kb("MemTotal"), keep = total / 8, avail;
 	unsigned long written, failed, u = 4;
-	int ncpu = possible_cpus(), kmsg, ballast, i;
+	int ncpu = online_cpus(), kmsg, ballast, i;
 	char want[64], create[64];
 	struct tring_status st;
 	struct tu_stream s;
@@ -325,7 +325,7 @@ TEST_F_TIMEOUT(memory, buffer_too_big_for_memory, 300)
 	lseek(kmsg, 0, SEEK_END);
 	EXPECT_EQ(-ENOMEM, tu_knob("buffer_size_kb", "%lu", u));
 	EXPECT_EQ(32, tu_knob_read("buffer_size_kb"));
-	snprintf(want, sizeof(want), " %lu KiB per CPU x %d possible CPUs",
+	snprintf(want, sizeof(want), " %lu KiB per CPU x %d online CPUs",
 		 u, ncpu);
 	EXPECT_TRUE(kmsg_has(kmsg, "tring: buffer '' refused", want));
 	/* Sub-buffers of 64 KiB: u is at least 128 KiB on any real guest. */
