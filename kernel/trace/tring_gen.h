@@ -19,6 +19,8 @@ struct module;
 struct perf_event;
 struct trace_event_call;
 struct trace_event_file;
+struct tring_filter;
+struct tring_gen_ferr;
 
 /* What a field of the kernel's record becomes in the trace. */
 enum tring_gen_kind {
@@ -102,9 +104,15 @@ struct tring_gen_group {
  * @pe: one perf event per CPU while @on, NULL where none (an array of
  *	nr_cpu_ids); under tring_gen_enable_lock.
  * @nr_pe: perf events in @pe (for the memory account).
+ * @filter: the filter in force, or NULL. Replaced under
+ *	tring_gen_enable_lock with rcu_replace_pointer(), read by the
+ *	overflow handler with rcu_dereference_sched(); an old one is freed
+ *	after synchronize_rcu() (tring_gen_filter.c).
+ * @ferr: the last filter refused, shown by the filter file until the
+ *	next write; under tring_gen_enable_lock.
  *
- * The overflow handler reads only @id and the field table, which do not
- * change while the event lives.
+ * The overflow handler reads @id and the field table, which do not
+ * change while the event lives, and @filter.
  */
 struct tring_gen_event {
 	struct list_head node;
@@ -127,6 +135,8 @@ struct tring_gen_event {
 	struct trace_event_file *file;
 	struct perf_event **pe;
 	unsigned int nr_pe;
+	struct tring_filter __rcu *filter;
+	struct tring_gen_ferr *ferr;
 };
 
 extern struct list_head tring_gen_list;
@@ -134,6 +144,7 @@ extern struct mutex tring_gen_lock;
 extern struct mutex tring_gen_enable_lock;
 
 /* tring_generic.c */
+bool tring_gen_ctf_keyword(const char *s);
 int tring_gen_register_name(const char *group, const char *name);
 void tring_gen_put(struct tring_gen_event *ev);
 struct tring_gen_event **tring_gen_snapshot(const char *group,
@@ -153,5 +164,10 @@ void tring_gen_fs_exit(void);
 int tring_gen_files(struct tring_gen_event *ev);
 void tring_gen_files_remove(struct tring_gen_event *ev);
 void tring_gen_groups_free(void);
+
+/* tring_gen_filter.c */
+struct dentry *tring_gen_filter_file(struct tring_gen_event *ev,
+				     struct dentry *dir);
+void tring_gen_filter_free(struct tring_gen_event *ev);
 
 #endif /* _TRING_GEN_H */

@@ -428,6 +428,8 @@ static int tring_gen_event_files(struct tring_gen_event *ev, struct dentry *dir)
 	if (!IS_ERR(d))
 		d = debugfs_create_file("format", 0400, dir, ev,
 					&tring_gen_format_fops);
+	if (!IS_ERR(d))
+		d = tring_gen_filter_file(ev, dir);
 	return PTR_ERR_OR_ZERO(d);
 }
 

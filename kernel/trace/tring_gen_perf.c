@@ -50,6 +50,7 @@
 #include <linux/workqueue.h>
 
 #include "tring_events.h"
+#include "tring_filter.h"
 #include "tring_gen.h"
 
 /* What one perf event of ours costs: the event, its slot in ev->pe. */
@@ -164,6 +165,7 @@ static void tring_gen_overflow(struct perf_event *pe,
 	unsigned int dlen[TRING_GEN_MAX_DYN], len, size;
 	struct tring_res res __uninitialized;
 	const struct perf_raw_record *raw;
+	const struct tring_filter *filter;
 	struct tring_buffer *buf;
 	const u8 *rec;
 	int ret;
@@ -177,6 +179,10 @@ static void tring_gen_overflow(struct perf_event *pe,
 	}
 	rec = raw->frag.data;
 	size = raw->frag.size;
+	/* Rejected before anything is reserved; see tring_gen_filter.c. */
+	filter = rcu_dereference_sched(ev->filter);
+	if (filter && !tring_filter_match(filter, rec, size))
+		return;
 	len = tring_gen_len(ev, rec, size, dlen);
 	/* As tring_reserve_fixed() in tring_events.c; losses are counted. */
 	preempt_disable_notrace();

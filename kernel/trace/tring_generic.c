@@ -77,8 +77,16 @@ static unsigned int tring_gen_type_size(const char *type)
 	return 0;
 }
 
-/* CTF keywords a field may not be called: CTF's escape is a leading '_'. */
-static bool tring_gen_ctf_keyword(const char *s)
+/**
+ * tring_gen_ctf_keyword - is a name a CTF keyword?
+ * @s: the name.
+ *
+ * A field may not be called so in the metadata: CTF's escape is a
+ * leading '_', which readers drop again.
+ *
+ * Return: true if it is one.
+ */
+bool tring_gen_ctf_keyword(const char *s)
 {
 	static const char *const kw[] = {
 		"align", "callsite", "const", "char", "clock", "double", "enum",
@@ -296,6 +304,7 @@ static void tring_gen_free_rcu(struct rcu_head *rcu)
 	struct tring_gen_event *ev = container_of(rcu, struct tring_gen_event,
 						  rcu);
 
+	tring_gen_filter_free(ev);
 	tring_gen_fields_free(ev->fields, ev->nr_fields);
 	kfree(ev->group);
 	kfree(ev);

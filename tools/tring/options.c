@@ -16,7 +16,8 @@ static const char usage_head[] =
 "	tring-record - save tring per-CPU trace buffers as CTF streams\n"
 "\n"
 "SYNOPSIS\n"
-"	tring-record [-o DIR] [-d SECONDS] [-c CPUS] [OPTION]...\n"
+"	tring-record [-o DIR] [-d SECONDS] [-c CPUS] [-e EVENT]... [OPTION]...\n"
+"	tring-record -l [GLOB]\n"
 "\n"
 "DESCRIPTION\n"
 "	Opens the stream of every CPU of a tring buffer, sleeps until the\n"
@@ -66,6 +67,29 @@ static const char usage_head[] =
 "		itself; other files are left alone.\n"
 "	-d, --duration SECONDS\n"
 "		Stop after SECONDS (decimals allowed).\n"
+"	-e, --event EVENT\n"
+"		Record this event (repeatable): a name (sched_switch;\n"
+"		system calls switch together: syscall_entry), GROUP:EVENT\n"
+"		as perf and trace-cmd spell it\n"
+"		(sched:sched_switch), a group (sched, or sched:*), a glob\n"
+"		(sys_*, block:*), or all. Exactly the events chosen are on\n"
+"		while recording, and the buffer starts empty (rebuilt: what\n"
+"		it held is dropped); the enable state found is restored at\n"
+"		exit, also after Ctrl-C or a failed start. A kernel event tring\n"
+"		does not list yet (a core kernel event, see \"Generic\n"
+"		events\" in tring.rst) is offered from tracefs's\n"
+"		available_events. Without -e, whatever is enabled is\n"
+"		recorded. The default buffer only.\n"
+"	--filter EXPR\n"
+"		Record only the events of the -e just before it that EXPR\n"
+"		selects, in ftrace's filter syntax (pid == 42 && comm ~\n"
+"		\"ba*\"); written to each event's filter file, restored at\n"
+"		exit. The kernel drops the others before the buffer.\n"
+"		Generic events only for now.\n"
+"	-l, --list [GLOB]\n"
+"		List the events -e can choose (those matching GLOB, in\n"
+"		-e's spelling), each with its fields and their types, and\n"
+"		exit.\n"
 "	-c, --cpus LIST\n"
 "		Record only these CPUs, e.g. 0,2-3. Default: every CPU the\n"
 "		buffer has a stream for. A CPU not online since the\n"
@@ -152,6 +176,7 @@ enum {
 	OPT_INSTANCE,
 	OPT_DEBUGFS,
 	OPT_NO_STATEDUMP,
+	OPT_FILTER,
 };
 
 static const struct option long_options[] = {
@@ -168,6 +193,9 @@ static const struct option long_options[] = {
 	{ "instance",	 required_argument, NULL, OPT_INSTANCE },
 	{ "debugfs",	 required_argument, NULL, OPT_DEBUGFS },
 	{ "no-statedump", no_argument,	    NULL, OPT_NO_STATEDUMP },
+	{ "event",	 required_argument, NULL, 'e' },
+	{ "filter",	 required_argument, NULL, OPT_FILTER },
+	{ "list",	 no_argument,	    NULL, 'l' },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -290,6 +318,32 @@ static int parse_buffer_opt(struct tr_opts *o, int c, const char *arg)
 	return TR_EXIT_USAGE;
 }
 
+/* The events' options: -e, --filter, --list; others go on. */
+static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case 'e':
+		if (!*arg || strlen(arg) > 200)
+			return bad_value("event", arg, "empty or too long");
+		if (o->nspecs == TR_MAX_SPECS)
+			return bad_value("event", arg, "more than 64 -e options");
+		o->specs[o->nspecs++] = arg;
+		return 0;
+	case OPT_FILTER:
+		if (!o->nspecs || o->filters[o->nspecs - 1])
+			return bad_value("filter", arg,
+					 "needs an -e before it, one filter each");
+		if (!*arg || strlen(arg) > 1024)
+			return bad_value("filter", arg, "empty or over 1024 bytes");
+		o->filters[o->nspecs - 1] = arg;
+		return 0;
+	case 'l':
+		o->list = true;
+		return 0;
+	}
+	return parse_buffer_opt(o, c, arg);
+}
+
 static int parse_one(struct tr_opts *o, int c, const char *arg)
 {
 	switch (c) {
@@ -326,7 +380,7 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 		o->quiet = true;
 		return 0;
 	}
-	return parse_buffer_opt(o, c, arg);
+	return parse_event_opt(o, c, arg);
 }
 
 static void set_defaults(struct tr_opts *o)
@@ -366,7 +420,7 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	/* 0, not 1: starts getopt afresh (the unit test parses many times). */
 	optind = 0;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "o:fd:c:b:s:w:qh", long_options,
+	while ((c = getopt_long(argc, argv, "o:fd:c:b:s:w:e:lqh", long_options,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tr_usage(stdout);
@@ -378,6 +432,9 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 		if (ret)
 			return ret;
 	}
+	/* --list [GLOB] */
+	if (o->list && optind == argc - 1)
+		o->list_glob = argv[optind++];
 	if (optind < argc) {
 		fprintf(stderr, "tring-record: unexpected argument '%s'\n",
 			argv[optind]);

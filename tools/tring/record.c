@@ -3,15 +3,16 @@
  * tring-record: the run, from the command line to the exit status.
  *
  *	setup.c		environment, knobs, streams, statedump
+ *	events.c	-e (the events recorded) and --list
  *	output.c	output directory, writes, metadata
  *	loop.c		record loop and drain
  *	summary.c	status line and summary
+ *	util.c		messages, paths, small files (used by all)
  *
  * All allocation happens at setup, sized by the number of CPUs; the
  * record loop allocates nothing, however long the trace.
  */
 #include <errno.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -19,9 +20,6 @@
 #include "record.h"
 
 volatile sig_atomic_t tr_stop_requests;
-
-/* A status line is on the terminal and must be cleared before a message. */
-static bool status_dirty;
 
 /*
  * Also what the signal handler does. Counts, so that a second request
@@ -48,41 +46,6 @@ static void on_signal(int sig)
 		sigaction(SIGTERM, &sa, NULL);
 	}
 	(void)sig;
-}
-
-void tr_clear_status(void)
-{
-	if (status_dirty) {
-		fputs("\r\033[K", stderr);
-		status_dirty = false;
-	}
-}
-
-/* A status line is on the terminal now. */
-void tr_status_dirty(void)
-{
-	status_dirty = true;
-}
-
-void tr_msg(const char *level, const char *fmt, ...)
-{
-	va_list ap;
-
-	tr_clear_status();
-	fprintf(stderr, "tring-record: %s", level);
-	va_start(ap, fmt);
-	vfprintf(stderr, fmt, ap);
-	va_end(ap);
-	fputc('\n', stderr);
-}
-
-int tr_join(char *dst, size_t n, const char *a, const char *b)
-{
-	if ((size_t)snprintf(dst, n, "%s/%s", a, b) >= n) {
-		tr_err("path too long: %s/%s", a, b);
-		return -ENAMETOOLONG;
-	}
-	return 0;
 }
 
 /*
@@ -145,6 +108,8 @@ static int setup(struct tr_rec *r)
 	if (!ret)
 		ret = tr_apply_knobs(r);
 	if (!ret)
+		ret = tr_select_events(r);
+	if (!ret)
 		ret = tr_open_streams(r);
 	if (!ret)
 		ret = tr_create_outputs(r);
@@ -163,6 +128,8 @@ static void teardown(struct tr_rec *r)
 
 	restore_signals(r);
 	tr_close_outputs(r);
+	/* After Ctrl-C, an error or a failed start alike. */
+	tr_restore_events(r);
 	for (i = 0; r->cpus && i < r->ncpus; i++)
 		r->ops->close(&r->cpus[i]);
 	free(r->cpus);
@@ -245,10 +212,15 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	tr_stop_requests = 0;
-	status_dirty = false;
+	tr_status_reset();
 	ret = tr_parse_options(&r->opt, argc, argv);
 	if (ret)
 		return ret < 0 ? TR_EXIT_OK : ret;
+	if (r->opt.list) {
+		ret = tr_check_environment(r) ?: tr_list_events(r);
+		tr_restore_events(r);
+		return ret;
+	}
 	r->status_line = !r->opt.quiet && ops->isatty(STDERR_FILENO);
 	catch_signals(r);
 	ret = setup(r);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tring-record: declarations shared by the record logic (record.c and
- * the stages it runs: setup.c, output.c, loop.c, summary.c; options.c),
+ * the stages it runs: setup.c, events.c, output.c, loop.c, summary.c;
+ * options.c; util.c below them all),
  * the real stream backend (stream_ioctl.c) and the unit test (test_*.c),
  * which links the same logic against a fake backend.
  *
@@ -68,6 +69,8 @@ enum tr_drain {
 	TR_DRAIN_ABORTED,	/* second signal */
 };
 
+#define TR_MAX_SPECS	64
+
 struct tr_opts {
 	const char *output;		/* NULL: default name */
 	char default_output[64];
@@ -85,6 +88,22 @@ struct tr_opts {
 	bool quiet;
 	bool force;
 	bool no_statedump;
+	const char *specs[TR_MAX_SPECS];	/* -e, in order */
+	const char *filters[TR_MAX_SPECS];	/* --filter of each, or NULL */
+	unsigned int nspecs;
+	bool list;			/* --list: print the events, exit */
+	const char *list_glob;		/* its pattern, or NULL */
+};
+
+/* An event of the default buffer, for -e (events.c). */
+struct tr_event {
+	char group[64];
+	char name[96];
+	bool on;		/* its enable read 1 before the run */
+	bool want;		/* selected by -e */
+	bool changed;		/* its enable was written: write it back */
+	const char *filter;	/* --filter to put in force, or NULL */
+	char *old_filter;	/* the filter found, while ours is in force */
 };
 
 /* One CPU's stream and what was saved from it. */
@@ -181,6 +200,9 @@ struct tr_rec {
 	bool out_prepared;		/* out_dir checked and usable */
 	enum tr_statedump statedump;
 
+	struct tr_event *events;	/* with -e: every event, at setup */
+	unsigned int nevents, events_cap;
+
 	struct tr_cpu *cpus;
 	unsigned int ncpus;
 	unsigned int nabsent;		/* of them, with c->absent */
@@ -219,7 +241,7 @@ struct tr_rec {
 #define NSEC_PER_SEC	1000000000ULL
 #define NSEC_PER_MSEC	1000000ULL
 
-/* record.c: the run, signals, messages (tr_note() obeys --quiet) */
+/* record.c: the run, signals; util.c: messages (tr_note() obeys --quiet) */
 int tr_main(int argc, char **argv, const struct tr_ops *ops);
 void tr_request_stop(void);
 extern volatile sig_atomic_t tr_stop_requests;
@@ -227,7 +249,9 @@ void tr_msg(const char *level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void tr_clear_status(void);
 void tr_status_dirty(void);
+void tr_status_reset(void);
 int tr_join(char *dst, size_t n, const char *a, const char *b);
+int tr_read_small_file(const char *path, char *buf, size_t size);
 
 #define tr_err(...)	tr_msg("error: ", __VA_ARGS__)
 #define tr_warn(...)	tr_msg("warning: ", __VA_ARGS__)
@@ -240,6 +264,12 @@ int tr_open_streams(struct tr_rec *r);
 void tr_open_late(struct tr_rec *r);
 const struct tr_cpu *tr_first_open(const struct tr_rec *r);
 void tr_statedump(struct tr_rec *r);
+
+/* events.c: -e and --list */
+int tr_select_events(struct tr_rec *r);
+unsigned int tr_count_selected(const struct tr_rec *r);
+int tr_restore_events(struct tr_rec *r);
+int tr_list_events(struct tr_rec *r);
 
 /* output.c: output directory, writes, metadata */
 int tr_prepare_output(struct tr_rec *r);

@@ -59,24 +59,6 @@ int tr_check_environment(struct tr_rec *r)
 	return 0;
 }
 
-static int read_small_file(const char *path, char *buf, size_t size)
-{
-	ssize_t n;
-	int fd;
-
-	fd = open(path, O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	do {
-		n = read(fd, buf, size - 1);
-	} while (n < 0 && errno == EINTR);
-	close(fd);
-	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return 0;
-}
-
 /*
  * Does the knob already hold @val? trace_clock reads "[mono] local";
  * the others read a number and a newline.
@@ -106,7 +88,7 @@ static int set_knob(struct tr_rec *r, const char *knob, const char *val)
 		return TR_EXIT_SETUP;
 	}
 	/* Writing rebuilds the buffer, dropping its data: only if needed. */
-	if (!read_small_file(path, cur, sizeof(cur)) &&
+	if (!tr_read_small_file(path, cur, sizeof(cur)) &&
 	    knob_holds(knob, cur, val))
 		return 0;
 	ret = r->ops->knob_write(path, val);

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
@@ -69,20 +70,27 @@ static uint64_t real_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + ts.tv_nsec;
 }
 
-/* A knob takes the whole value in one write() at offset 0. */
+/*
+ * A knob takes the whole value in one write() at offset 0, newline
+ * included (a filter, a batch of event names: never split). Only at
+ * setup and exit, never in the record loop: the buffer is allocated.
+ */
 static int real_knob_write(const char *path, const char *val)
 {
-	char buf[64];
-	size_t len;
+	size_t len = strlen(val) + 1;
+	char *buf = malloc(len + 1);
 	ssize_t n;
 	int fd, ret = 0;
 
-	len = snprintf(buf, sizeof(buf), "%s\n", val);
-	if (len >= sizeof(buf))
-		return -EINVAL;
+	if (!buf)
+		return -ENOMEM;
+	memcpy(buf, val, len - 1);
+	buf[len - 1] = '\n';
 	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
+	if (fd < 0) {
+		ret = -errno;
+		goto free_buf;
+	}
 	do {
 		n = write(fd, buf, len);
 	} while (n < 0 && errno == EINTR);
@@ -92,6 +100,8 @@ static int real_knob_write(const char *path, const char *val)
 		ret = -EIO;
 	if (close(fd) && !ret)
 		ret = -errno;
+free_buf:
+	free(buf);
 	return ret;
 }
 

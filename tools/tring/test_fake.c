@@ -146,6 +146,62 @@ static uint64_t fake_now(void)
 	return fk.now;
 }
 
+/* As the module: each "group:event" line becomes an event, off. */
+static int fake_offer(const char *val)
+{
+	char line[256], *colon, path[700];
+	const char *p = val;
+	size_t n;
+
+	while (*p) {
+		n = strcspn(p, "\n");
+		snprintf(line, sizeof(line), "%.*s", (int)n, p);
+		p += n + !!p[n];
+		colon = strchr(line, ':');
+		if (!colon)
+			return -EINVAL;
+		*colon = '\0';
+		mkdirs("%s/events/%s/%s", fk.tring, line, colon + 1);
+		snprintf(path, sizeof(path), "%s/events/%s/%s/enable", fk.tring,
+			 line, colon + 1);
+		write_file(path, "0\n");
+		snprintf(path, sizeof(path), "%s/events/%s/%s/filter", fk.tring,
+			 line, colon + 1);
+		write_file(path, "none\n");
+		logev("offer %s:%s\n", line, colon + 1);
+	}
+	return 0;
+}
+
+/*
+ * As a generic event's filter file: "0" removes the filter; one naming
+ * "nosuch" is refused, the error shown before the filter in force.
+ */
+static int fake_filter(const char *path, const char *val)
+{
+	char old[512], text[1200];
+	FILE *f = fopen(path, "r");
+
+	old[0] = '\0';
+	if (f) {
+		if (!fgets(old, sizeof(old), f))
+			old[0] = '\0';
+		fclose(f);
+	}
+	old[strcspn(old, "\n")] = '\0';
+	logev("filter %s\n", val);
+	if (strstr(val, "nosuch")) {
+		snprintf(text, sizeof(text),
+			 "error at 0: no such field\n%s\n^\nin force: %s\n",
+			 val, old);
+		write_file(path, text);
+		return -EINVAL;
+	}
+	snprintf(text, sizeof(text), "%s\n", strcmp(val, "0") ? val : "none");
+	write_file(path, text);
+	return 0;
+}
+
 static int fake_knob_write(const char *path, const char *val)
 {
 	const char *name = strrchr(path, '/') + 1;
@@ -159,6 +215,10 @@ static int fake_knob_write(const char *path, const char *val)
 	}
 	if (fk.knob_err)
 		return -fk.knob_err;
+	if (!strcmp(name, "generic_events"))
+		return fake_offer(val);
+	if (!strcmp(name, "filter"))
+		return fake_filter(path, val);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;

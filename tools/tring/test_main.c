@@ -370,6 +370,7 @@ static const struct test *const suites[] = {
 	stop_tests,
 	setup_tests,
 	layout_tests,
+	events_tests,
 };
 
 int main(int argc, char **argv)

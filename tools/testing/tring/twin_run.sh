@@ -13,7 +13,7 @@
 
 O=$1
 shift
-PROGS="twin_unit twin_stress"
+PROGS="twin_unit twin_stress twin_filter"
 LOGS=$O/logs
 mkdir -p "$LOGS"
 

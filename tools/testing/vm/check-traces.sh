@@ -323,6 +323,30 @@ if [ -s "$wk.expect" ]; then
 		test "$nw" -gt 0
 fi
 
+# --- filter-rec: tring-record -e tring_tp:tring_tp_a --filter ------------------
+# tring_generic_life_test.sh fired seq 0 to 99 with 'seq < 7 || name !=
+# tring' in force: the trace holds seq 0 to 6 and nothing else.
+fr=$traces/filter-rec
+if [ -f "$fr.expect" ]; then
+	check "filter-rec: babeltrace2 reads the trace" bt "$fr"
+	got=$(sed -n 's/.* tring_tp_a: .*seq = \([0-9]*\),.*/\1/p' "$fr.bt" | tr '\n' ' ')
+	check "filter-rec: the filtered trace holds seq $(cat "$fr.expect") only (it holds: $got)" \
+		test "$got" = "$(cat "$fr.expect") " -a "$(bt_events "$fr")" = 7
+fi
+
+# --- select: tring-record -e ----------------------------------------------------
+# tring_select_test.sh: -e sched_switch (-e kmem:kmalloc with tracefs)
+# while sched_waking was on: the trace holds the events chosen, each at
+# least once, and no other.
+sl=$traces/select
+if [ -f "$sl.expect" ]; then
+	check "select: babeltrace2 reads the trace" bt "$sl"
+	names=$(sed -n 's/^\[[^]]*\] ([^)]*) [^ ]* \([a-z_0-9]*\): .*/\1/p' "$sl.bt" |
+		grep -vE '^tring_(padding|nop)$' | sort -u | tr '\n' ' ')
+	check "select: the trace holds exactly $(cat "$sl.expect") (it holds: $names)" \
+		test "$names" = "$(tr ' ' '\n' <"$sl.expect" | sort | tr '\n' ' ')"
+fi
+
 # --- generic-all: a second of every generic event on, under load --------------
 ga=$traces/generic-all
 if [ -d "$ga" ]; then

@@ -17,6 +17,8 @@
 #             recorded on CPU 1 and on CPU 0, exactly
 #   readers   the metadata and the stats read while every generic event
 #             is being enabled: they do not wait for it
+#   filter    the same filters on tring_tp_a in tring and in ftrace
+#             select the same events; bad filters refused, nothing changed
 #   wakeup    (6.3 and later) ipi:ipi_send_cpu is tring's own probe: the
 #             wakeups tring raises inside generic handlers are recorded,
 #             /results/traces/wakeup/ for check-traces.sh
@@ -151,6 +153,71 @@ else
 	tap_ok 0 "hotplug # SKIP no CPU 1 or no taskset"
 	tap_ok 0 "hotplug: perf events # SKIP no CPU 1 or no taskset"
 fi
+# --- filter ------------------------------------------------------------------
+# The same filter on tring_tp_a in tring (before the buffer) and in ftrace,
+# 100 events fired with seq 0 to 99: the same events pass.
+FT=$TR/events/tring_tp/tring_tp_a
+if [ -f $A/filter ] && [ -f $FT/filter ]; then
+	for expr in 'seq < 10' 'seq & 1' 'seq >= 90 || seq == 5' \
+		'name == "tring" && seq > 50' 'tag ~ "tag*" && !(seq < 95)' \
+		'tag == "tagB"' 'common_pid != 0 && seq <= 3' 'seq < 010' \
+		'(seq > 10 && seq < 20) || (name ~ "*ing" && seq == 99)' \
+		'name ~ "tr[a-i]ng" && seq & 0x40'; do
+		echo "$expr" >$A/filter && echo "$expr" >$FT/filter &&
+			echo >$TR/trace && echo 1 >$FT/enable
+		rc=$?
+		w0=$(written)
+		fire tring_tp_a 100
+		w1=$(written)
+		echo 0 >$FT/enable
+		nf=$(grep -c ' tring_tp_a:' $TR/trace)
+		[ $rc = 0 ] && [ "$((w1 - w0))" = "$nf" ] &&
+			[ "$(cat $A/filter)" = "$expr" ]
+		tap_ok $? "filter: '$expr': tring wrote $((w1 - w0)) of 100, ftrace $nf"
+	done
+	echo 0 >$FT/filter
+	# Refused with the position; the filter in force stays.
+	echo 'seq < 10' >$A/filter
+	! echo 'seq < 10 && nosuch == 1' >$A/filter 2>/dev/null &&
+		grep -q '^error at 12: no such field' $A/filter &&
+		grep -q '^in force: seq < 10$' $A/filter
+	tap_ok $? "filter: an unknown field is refused at its position, the filter in force stays"
+	bad=0
+	for expr in 'seq <' 'seq == "tring"' 'name < 3' 'seq == 4294967296' \
+		'((((((((((((((((((seq == 1))))))))))))))))))' 'seq == 1 ||' \
+		'tag ~ "unterminated'; do
+		echo "$expr" >$A/filter 2>/dev/null && bad=1
+	done
+	w0=$(written)
+	fire tring_tp_a 100
+	w1=$(written)
+	[ $bad = 0 ] && [ "$((w1 - w0))" = 10 ]
+	tap_ok $? "filter: 7 bad filters refused; seq < 10 still selects $((w1 - w0)) of 100"
+	echo 0 >$A/filter
+	w0=$(written)
+	fire tring_tp_a 100
+	w1=$(written)
+	[ "$(cat $A/filter)" = none ] && [ "$((w1 - w0))" = 100 ]
+	tap_ok $? "filter: cleared with 0: all $((w1 - w0)) of 100 written"
+	# tring-record -e ... --filter: in force while it records, then gone.
+	tring-record -q --no-statedump -e tring_tp:tring_tp_a \
+		--filter 'seq < 7 || name != "tring"' -o $OUT/filter-rec &
+	rec=$!
+	while [ ! -f $OUT/filter-rec/kernel/metadata ] &&
+		kill -0 $rec 2>/dev/null; do
+		sleep 0.1
+	done
+	during=$(cat $A/filter)
+	fire tring_tp_a 100
+	kill -INT $rec
+	wait $rec
+	rc=$?
+	[ $rc = 0 ] && [ "$during" = 'seq < 7 || name != "tring"' ] &&
+		[ "$(cat $A/filter)" = none ] && [ "$(cat $A/enable)" = 1 ]
+	tap_ok $? "filter: tring-record --filter in force while recording (exit $rc), removed after"
+	echo "0 1 2 3 4 5 6" >$OUT/filter-rec.expect
+fi
+
 # --- wakeup ------------------------------------------------------------------
 # From 6.3 irq_work_raise() fires ipi:ipi_send_cpu, and tring's reader
 # wakeup raises it from inside a generic event's perf handler, where perf

@@ -1,0 +1,617 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring: event filters.
+ *
+ * A filter is ftrace's filter syntax: comparisons of an event's fields
+ * with constants, joined by "&&" (binding tighter) and "||", negated by
+ * "!", grouped by parentheses:
+ *
+ *	integers	==  !=  <  <=  >  >=  &  (bits in common)
+ *	strings		==  !=  ~  (a glob: * ? [a-z] [!a-z] \x)
+ *
+ * A constant is an integer as C writes it (decimal, 0x hexadecimal, 0
+ * octal; a sign only for a signed field), or a quoted string ("..." or
+ * '...'), as ftrace reads them.
+ *
+ * It is compiled once, when written, into a program in postfix order: one
+ * instruction per comparison, "and", "or" and "not". Evaluation runs the
+ * program once from start to end (no jumps, so no loop but the one over
+ * at most TRING_FILTER_MAX_INSNS instructions), keeping the truth values
+ * as bits of one u64: a stack at most TRING_FILTER_MAX_PREDS deep. It
+ * reads the record, takes no lock and allocates nothing: any context.
+ */
+#include <linux/err.h>
+#include <linux/errno.h>
+#include <linux/kernel.h>
+#include <linux/overflow.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "tring_filter.h"
+
+/* Instructions: a comparison's index, or one of these. */
+#define TF_AND	0x80
+#define TF_OR	0x81
+#define TF_NOT	0x82
+
+enum tf_op { TF_EQ, TF_NE, TF_LT, TF_LE, TF_GT, TF_GE, TF_BAND, TF_GLOB };
+
+/* One comparison of a field with a constant (24 bytes). */
+struct tf_pred {
+	u16 offset;
+	u16 size;
+	u8 ftype;
+	u8 is_signed;
+	u8 op;
+	u16 str_off;	/* string constant: in chars[] */
+	u16 str_len;
+	u64 val;	/* integer constant */
+};
+
+/**
+ * struct tring_filter - a compiled filter; immutable once compiled
+ * @nr_insns: instructions in @insns.
+ * @chars_used: bytes of @chars taken.
+ * @insns: the program, in postfix order.
+ * @preds: the comparisons the program names.
+ * @chars: the filter as written, then each string constant, each with
+ *	its NUL: at most twice the text's size (a constant is never
+ *	longer than its quoted text).
+ *
+ * About 900 bytes and the text twice.
+ */
+struct tring_filter {
+	u16 nr_insns;
+	u16 chars_used;
+	u8 insns[TRING_FILTER_MAX_INSNS];
+	struct tf_pred preds[TRING_FILTER_MAX_PREDS];
+	char chars[];
+};
+
+/* The compiler's state. */
+struct tf_parser {
+	const char *s;
+	unsigned int pos;
+	unsigned int depth;
+	unsigned int nr_preds;
+	const struct tring_filter_field *fields;
+	unsigned int nr_fields;
+	struct tring_filter *f;
+	struct tring_filter_error *err;
+};
+
+static int tf_fail(struct tf_parser *p, unsigned int pos, const char *msg)
+{
+	if (!p->err->msg) {
+		p->err->pos = pos;
+		p->err->msg = msg;
+	}
+	return -EINVAL;
+}
+
+static bool tf_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+}
+
+static bool tf_ident_char(char c, bool first)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_' ||
+	       (!first && c >= '0' && c <= '9');
+}
+
+static char tf_peek(struct tf_parser *p)
+{
+	while (tf_space(p->s[p->pos]))
+		p->pos++;
+	return p->s[p->pos];
+}
+
+/* Consume @tok if the text continues with it. */
+static bool tf_take(struct tf_parser *p, const char *tok)
+{
+	size_t n = strlen(tok);
+
+	tf_peek(p);
+	if (strncmp(p->s + p->pos, tok, n))
+		return false;
+	p->pos += n;
+	return true;
+}
+
+static int tf_emit(struct tf_parser *p, u8 insn)
+{
+	if (p->f->nr_insns == TRING_FILTER_MAX_INSNS)
+		return tf_fail(p, p->pos, "too many operators");
+	p->f->insns[p->f->nr_insns++] = insn;
+	return 0;
+}
+
+/* The field named at the current position. */
+static const struct tring_filter_field *tf_field(struct tf_parser *p)
+{
+	unsigned int start = p->pos, i;
+	size_t n;
+
+	while (tf_ident_char(p->s[p->pos], p->pos == start))
+		p->pos++;
+	n = p->pos - start;
+	if (!n) {
+		tf_fail(p, start, "expected a field name");
+		return NULL;
+	}
+	for (i = 0; i < p->nr_fields; i++)
+		if (strlen(p->fields[i].name) == n &&
+		    !strncmp(p->fields[i].name, p->s + start, n))
+			return &p->fields[i];
+	tf_fail(p, start, "no such field");
+	return NULL;
+}
+
+static int tf_op(struct tf_parser *p, bool is_int)
+{
+	static const struct { const char *tok; u8 op; bool ints, strs; } ops[] = {
+		{ "==", TF_EQ, true, true }, { "!=", TF_NE, true, true },
+		{ "<=", TF_LE, true, false }, { ">=", TF_GE, true, false },
+		{ "<", TF_LT, true, false }, { ">", TF_GT, true, false },
+		{ "~", TF_GLOB, false, true },
+	};
+	unsigned int pos = (tf_peek(p), p->pos), i;
+
+	/* "&", not "&&": bits in common. */
+	if (p->s[pos] == '&' && p->s[pos + 1] != '&') {
+		p->pos++;
+		return is_int ? TF_BAND :
+			tf_fail(p, pos, "& needs an integer field");
+	}
+	for (i = 0; i < ARRAY_SIZE(ops); i++) {
+		if (!tf_take(p, ops[i].tok))
+			continue;
+		if (is_int ? ops[i].ints : ops[i].strs)
+			return ops[i].op;
+		return tf_fail(p, pos, is_int ?
+			       "~ needs a string field" :
+			       "a string field takes ==, != or ~ only");
+	}
+	return tf_fail(p, pos, "expected an operator");
+}
+
+static int tf_digit(char c, unsigned int base)
+{
+	int d = c >= '0' && c <= '9' ? c - '0' :
+		c >= 'a' && c <= 'f' ? c - 'a' + 10 :
+		c >= 'A' && c <= 'F' ? c - 'A' + 10 : 99;
+
+	return d < (int)base ? d : -1;
+}
+
+/*
+ * An unsigned number at p->pos into @v, read as ftrace reads it (C's
+ * bases: 0x hexadecimal, a leading 0 octal); false if none or too large.
+ */
+static bool tf_number(struct tf_parser *p, u64 *v)
+{
+	unsigned int base = 10, start;
+	int d;
+
+	if (p->s[p->pos] == '0' && (p->s[p->pos + 1] | 0x20) == 'x') {
+		base = 16;
+		p->pos += 2;
+	} else if (p->s[p->pos] == '0') {
+		base = 8;
+	}
+	start = p->pos;
+	for (*v = 0; (d = tf_digit(p->s[p->pos], base)) >= 0; p->pos++) {
+		if (*v > (U64_MAX - d) / base)
+			return false;
+		*v = *v * base + d;
+	}
+	return p->pos > start && !tf_ident_char(p->s[p->pos], false) &&
+	       (p->s[p->pos] < '0' || p->s[p->pos] > '9');
+}
+
+/* Does @v (negated if @neg) fit @fld? Stores it, as the field reads. */
+static int tf_int_value(struct tf_parser *p, const struct tring_filter_field *fld,
+			struct tf_pred *pr, unsigned int pos)
+{
+	unsigned int bits = fld->size * 8;
+	bool neg = tf_take(p, "-");
+	u64 v, max;
+
+	tf_peek(p);
+	if (!tf_number(p, &v))
+		return tf_fail(p, pos, "expected an integer");
+	if (neg && !fld->is_signed)
+		return tf_fail(p, pos, "negative value for an unsigned field");
+	max = bits == 64 ? U64_MAX : (1ULL << bits) - 1;
+	if (fld->is_signed)
+		max >>= 1;
+	if (v > max + neg)
+		return tf_fail(p, pos, "value out of the field's range");
+	pr->val = neg ? -v : v;
+	return 0;
+}
+
+/* A quoted string ("..." or '...', \ escapes), into f->chars. */
+static int tf_str_value(struct tf_parser *p, struct tf_pred *pr,
+			unsigned int pos)
+{
+	char *str = p->f->chars + p->f->chars_used;
+	char q = tf_peek(p), c;
+	unsigned int n = 0;
+
+	/* As ftrace: a string constant is always quoted. */
+	if (q != '"' && q != '\'')
+		return tf_fail(p, pos, "expected a quoted string");
+	for (p->pos++; (c = p->s[p->pos]) && c != q; p->pos++) {
+		if (c == '\\' && p->s[p->pos + 1])
+			c = p->s[++p->pos];
+		if (n == TRING_FILTER_MAX_STR - 1)
+			return tf_fail(p, pos, "string too long");
+		str[n++] = c;
+	}
+	if (!c)
+		return tf_fail(p, pos, "unterminated string");
+	p->pos++;
+	str[n] = '\0';
+	pr->str_off = p->f->chars_used;
+	pr->str_len = n;
+	p->f->chars_used += n + 1;
+	return 0;
+}
+
+/* FIELD OP VALUE */
+static int tf_pred(struct tf_parser *p)
+{
+	const struct tring_filter_field *fld;
+	struct tf_pred *pr;
+	int op, ret;
+
+	if (p->nr_preds == TRING_FILTER_MAX_PREDS)
+		return tf_fail(p, p->pos, "too many comparisons");
+	pr = &p->f->preds[p->nr_preds];
+	fld = tf_field(p);
+	if (!fld)
+		return -EINVAL;
+	op = tf_op(p, fld->type == TRING_FT_INT);
+	if (op < 0)
+		return op;
+	pr->offset = fld->offset;
+	pr->size = fld->size;
+	pr->ftype = fld->type;
+	pr->is_signed = fld->is_signed;
+	pr->op = op;
+	if (fld->type == TRING_FT_INT)
+		ret = tf_int_value(p, fld, pr, (tf_peek(p), p->pos));
+	else
+		ret = tf_str_value(p, pr, (tf_peek(p), p->pos));
+	return ret ?: tf_emit(p, p->nr_preds++);
+}
+
+static int tf_or(struct tf_parser *p);
+
+/* ! UNARY | ( OR ) | PRED */
+static int tf_unary(struct tf_parser *p)
+{
+	unsigned int pos = (tf_peek(p), p->pos);
+	int ret;
+
+	if (p->s[pos] == '!' && p->s[pos + 1] != '=') {
+		p->pos++;
+		if (++p->depth > TRING_FILTER_MAX_DEPTH)
+			return tf_fail(p, pos, "nested too deep");
+		ret = tf_unary(p);
+		p->depth--;
+		return ret ?: tf_emit(p, TF_NOT);
+	}
+	if (!tf_take(p, "("))
+		return tf_pred(p);
+	if (++p->depth > TRING_FILTER_MAX_DEPTH)
+		return tf_fail(p, pos, "nested too deep");
+	ret = tf_or(p);
+	p->depth--;
+	if (!ret && !tf_take(p, ")"))
+		return tf_fail(p, p->pos, "expected )");
+	return ret;
+}
+
+/* UNARY { && UNARY } */
+static int tf_and(struct tf_parser *p)
+{
+	int ret = tf_unary(p);
+
+	while (!ret && tf_take(p, "&&")) {
+		ret = tf_unary(p);
+		if (!ret)
+			ret = tf_emit(p, TF_AND);
+	}
+	return ret;
+}
+
+/* AND { || AND } */
+static int tf_or(struct tf_parser *p)
+{
+	int ret = tf_and(p);
+
+	while (!ret && tf_take(p, "||")) {
+		ret = tf_and(p);
+		if (!ret)
+			ret = tf_emit(p, TF_OR);
+	}
+	return ret;
+}
+
+/**
+ * tring_filter_compile - compile a filter for an event's fields
+ * @text: the filter, NUL-terminated.
+ * @fields: the fields it may name.
+ * @nr_fields: entries in @fields.
+ * @err: where and why, when it is refused.
+ *
+ * Context: process; may sleep.
+ * Return: the filter, ERR_PTR(-EINVAL) with @err filled in, or
+ * ERR_PTR(-ENOMEM).
+ */
+struct tring_filter *tring_filter_compile(const char *text,
+					  const struct tring_filter_field *fields,
+					  unsigned int nr_fields,
+					  struct tring_filter_error *err)
+{
+	struct tf_parser p = {
+		.s = text, .fields = fields, .nr_fields = nr_fields, .err = err,
+	};
+	size_t len = strnlen(text, TRING_FILTER_MAX_LEN + 1);
+	int ret;
+
+	err->pos = 0;
+	err->msg = NULL;
+	if (len > TRING_FILTER_MAX_LEN) {
+		tf_fail(&p, TRING_FILTER_MAX_LEN, "filter too long");
+		return ERR_PTR(-EINVAL);
+	}
+	p.f = kzalloc(struct_size(p.f, chars, 2 * (len + 1)), GFP_KERNEL);
+	if (!p.f)
+		return ERR_PTR(-ENOMEM);
+	memcpy(p.f->chars, text, len);
+	p.f->chars_used = len + 1;
+	ret = tf_or(&p);
+	if (!ret && tf_peek(&p))
+		ret = tf_fail(&p, p.pos, "unexpected text");
+	if (ret) {
+		kfree(p.f);
+		return ERR_PTR(ret);
+	}
+	return p.f;
+}
+
+/**
+ * tring_filter_free - free a compiled filter
+ * @f: the filter, or NULL.
+ */
+void tring_filter_free(struct tring_filter *f)
+{
+	kfree(f);
+}
+
+/**
+ * tring_filter_text - the text a filter was compiled from
+ * @f: the filter.
+ *
+ * Return: the text.
+ */
+const char *tring_filter_text(const struct tring_filter *f)
+{
+	return f->chars;
+}
+
+/*
+ * The integer at @rec + @pr->offset, extended to 64 bits. memcpy(): a
+ * record need not keep its fields aligned.
+ */
+static u64 tf_load(const struct tf_pred *pr, const void *rec)
+{
+	const void *a = rec + pr->offset;
+	u8 v8;
+	u16 v16;
+	u32 v32;
+	u64 v64;
+
+	switch (pr->size) {
+	case 1:
+		memcpy(&v8, a, 1);
+		return pr->is_signed ? (u64)(s64)(s8)v8 : v8;
+	case 2:
+		memcpy(&v16, a, 2);
+		return pr->is_signed ? (u64)(s64)(s16)v16 : v16;
+	case 4:
+		memcpy(&v32, a, 4);
+		return pr->is_signed ? (u64)(s64)(s32)v32 : v32;
+	}
+	memcpy(&v64, a, 8);
+	return v64;
+}
+
+static bool tf_int_match(const struct tf_pred *pr, const void *rec)
+{
+	u64 v = tf_load(pr, rec);
+	bool lt = pr->is_signed ? (s64)v < (s64)pr->val : v < pr->val;
+
+	switch (pr->op) {
+	case TF_EQ:
+		return v == pr->val;
+	case TF_NE:
+		return v != pr->val;
+	case TF_LT:
+		return lt;
+	case TF_LE:
+		return lt || v == pr->val;
+	case TF_GT:
+		return !lt && v != pr->val;
+	case TF_GE:
+		return !lt;
+	}
+	return v & pr->val;
+}
+
+/*
+ * Does @c match the class at *@pp ("[a-z_]", "[!0-9]"; a "]" first is a
+ * member)? Moves *@pp past it. Without a closing "]", "[" is a plain
+ * character.
+ */
+static bool tf_class(const char **pp, char c)
+{
+	const char *p = *pp + 1, *first;
+	bool neg = *p == '!', hit = false;
+
+	p += neg;
+	first = p;
+	while (*p && (*p != ']' || p == first)) {
+		if (p[1] == '-' && p[2] && p[2] != ']') {
+			hit |= c >= p[0] && c <= p[2];
+			p += 3;
+		} else {
+			hit |= c == *p++;
+		}
+	}
+	if (!*p) {
+		(*pp)++;
+		return c == '[';
+	}
+	*pp = p + 1;
+	return hit != neg;
+}
+
+/*
+ * Does @c match the pattern atom at *@pp ("?", a class, an escaped or a
+ * plain character)? Moves *@pp past the atom either way.
+ */
+static bool tf_atom(const char **pp, char c)
+{
+	const char *p = *pp;
+
+	if (*p == '[')
+		return tf_class(pp, c);
+	if (*p == '?') {
+		*pp = p + 1;
+		return true;
+	}
+	if (*p == '\\' && p[1])
+		p++;
+	*pp = p + 1;
+	return *p == c;
+}
+
+/*
+ * Glob match of @s (@n bytes) against @pat. A "*" remembers where it
+ * was; a mismatch after it retries one byte further: O(n * len(pat)),
+ * and both are bounded (a field's bytes, TRING_FILTER_MAX_STR).
+ */
+static bool tf_glob(const char *pat, const char *s, size_t n)
+{
+	const char *p = pat, *star = NULL, *q;
+	size_t i = 0, star_i = 0;
+
+	while (i < n) {
+		if (*p == '*') {
+			star = ++p;
+			star_i = i;
+			continue;
+		}
+		q = p;
+		if (*p && tf_atom(&q, s[i])) {
+			p = q;
+			i++;
+		} else if (star) {
+			p = star;
+			i = ++star_i;
+		} else {
+			return false;
+		}
+	}
+	while (*p == '*')
+		p++;
+	return !*p;
+}
+
+/* The string field of @pr in @rec (@len bytes): its bytes into @n. */
+static const char *tf_str(const struct tf_pred *pr, const void *rec,
+			  unsigned int len, size_t *n)
+{
+	unsigned int off;
+	const char *s;
+	u32 loc;
+
+	switch (pr->ftype) {
+	case TRING_FT_CHARS:
+		s = rec + pr->offset;
+		*n = strnlen(s, pr->size);
+		return s;
+	case TRING_FT_DATA_LOC:
+	case TRING_FT_REL_LOC:
+		memcpy(&loc, rec + pr->offset, 4);
+		off = (loc & 0xffff) +
+		      (pr->ftype == TRING_FT_REL_LOC ? pr->offset + 4 : 0);
+		/* Out of the record: no string. */
+		if (off + (loc >> 16) > len) {
+			*n = 0;
+			return "";
+		}
+		s = rec + off;
+		*n = strnlen(s, loc >> 16);
+		return s;
+	}
+	memcpy(&s, rec + pr->offset, sizeof(s));
+	*n = s ? strnlen(s, TRING_FILTER_MAX_LEN) : 0;
+	return s ?: "";
+}
+
+static bool tf_pred_match(const struct tring_filter *f,
+			  const struct tf_pred *pr, const void *rec,
+			  unsigned int len)
+{
+	const char *str = f->chars + pr->str_off, *s;
+	size_t n;
+
+	if (pr->ftype == TRING_FT_INT)
+		return tf_int_match(pr, rec);
+	s = tf_str(pr, rec, len, &n);
+	if (pr->op == TF_GLOB)
+		return tf_glob(str, s, n);
+	return (pr->str_len == n && !memcmp(str, s, n)) == (pr->op == TF_EQ);
+}
+
+/**
+ * tring_filter_match - does a record pass a filter?
+ * @f: the filter.
+ * @rec: the record, laid out as the fields given to
+ *	tring_filter_compile() say.
+ * @len: bytes in @rec (a __data_loc string must lie inside).
+ *
+ * Context: any, NMI included; takes no lock, allocates nothing.
+ * Return: true to record it.
+ */
+bool tring_filter_match(const struct tring_filter *f, const void *rec,
+			unsigned int len)
+{
+	u64 st = 0, top;
+	unsigned int i;
+
+	for (i = 0; i < f->nr_insns; i++) {
+		u8 insn = f->insns[i];
+
+		if (insn == TF_NOT) {
+			st ^= 1;
+			continue;
+		}
+		if (insn < TF_AND) {
+			st = st << 1 |
+			     tf_pred_match(f, &f->preds[insn], rec, len);
+			continue;
+		}
+		top = st & 1;
+		st >>= 1;
+		st = (st & ~1ULL) |
+		     (insn == TF_AND ? st & top : (st | top) & 1);
+	}
+	return st & 1;
+}

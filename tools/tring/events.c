@@ -1,0 +1,610 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record's choice of events: -e and --list.
+ *
+ * The default buffer's events are the directories
+ * <tring>/events/<group>/<event>/ that hold an enable file. -e SPEC
+ * selects some of them:
+ *
+ *	all		every event
+ *	GROUP:EVENT	perf's and trace-cmd's spelling; either part may be
+ *			a glob (sched:*, block:block_rq_*)
+ *	GROUP		every event of the group (sched)
+ *	EVENT		an event of any group, by name or glob (sched_switch,
+ *			sys_*)
+ *
+ * An event the kernel has but tring does not list yet (the core kernel's
+ * generic events, which are offered by name: tring.rst, "Generic events")
+ * is offered first when a spec names it, from tracefs's available_events.
+ *
+ * With -e, exactly the selected events are on while recording: the
+ * others are switched off, and the buffer starts empty (what it held,
+ * events not chosen among them, is dropped by rebuilding it). Every
+ * enable file written is written back at exit, after a signal or a
+ * failed start too.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fnmatch.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "record.h"
+
+/* Offered generic events are written to generic_events in batches. */
+#define OFFER_BATCH	(64 * 1024)
+
+/* Is @name a directory under @dir? */
+static bool sub_dir(const char *dir, const char *name)
+{
+	char path[4096];
+	struct stat st;
+
+	if (name[0] == '.' ||
+	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
+	    sizeof(path))
+		return false;
+	return !stat(path, &st) && S_ISDIR(st.st_mode);
+}
+
+static int event_path(const struct tr_rec *r, const struct tr_event *ev,
+		      const char *file, char *path, size_t size)
+{
+	if ((size_t)snprintf(path, size, "%s/events/%s/%s/%s", r->tring_dir,
+			     ev->group, ev->name, file) >= size)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+static int add_event(struct tr_rec *r, const char *group, const char *name)
+{
+	struct tr_event *ev, *grown;
+	char path[4096], val[16];
+
+	if (strlen(group) >= sizeof(ev->group) ||
+	    strlen(name) >= sizeof(ev->name))
+		return 0;
+	if (r->nevents == r->events_cap) {
+		r->events_cap = r->events_cap ? 2 * r->events_cap : 256;
+		grown = realloc(r->events, r->events_cap * sizeof(*grown));
+		if (!grown)
+			return -ENOMEM;
+		r->events = grown;
+	}
+	ev = &r->events[r->nevents];
+	memset(ev, 0, sizeof(*ev));
+	strcpy(ev->group, group);
+	strcpy(ev->name, name);
+	/* A directory without an enable file is not an event. */
+	if (event_path(r, ev, "enable", path, sizeof(path)) ||
+	    tr_read_small_file(path, val, sizeof(val)))
+		return 0;
+	ev->on = val[0] == '1';
+	r->nevents++;
+	return 0;
+}
+
+static int scan_group(struct tr_rec *r, const char *events, const char *group)
+{
+	char dir[4096];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	if (tr_join(dir, sizeof(dir), events, group))
+		return -ENAMETOOLONG;
+	d = opendir(dir);
+	if (!d)
+		return 0;
+	while (!ret && (de = readdir(d)))
+		if (sub_dir(dir, de->d_name))
+			ret = add_event(r, group, de->d_name);
+	closedir(d);
+	return ret;
+}
+
+/* Every event under <tring>/events, with its enable state, into r->events. */
+static int scan_events(struct tr_rec *r)
+{
+	char events[4096];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	r->nevents = 0;
+	if (tr_join(events, sizeof(events), r->tring_dir, "events"))
+		return -ENAMETOOLONG;
+	d = opendir(events);
+	if (!d) {
+		ret = -errno;
+		tr_err("cannot open %s: %s", events, strerror(-ret));
+		return ret;
+	}
+	while (!ret && (de = readdir(d)))
+		if (sub_dir(events, de->d_name))
+			ret = scan_group(r, events, de->d_name);
+	closedir(d);
+	if (ret)
+		tr_err("out of memory listing the events");
+	return ret;
+}
+
+static bool is_group(const struct tr_rec *r, const char *spec)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nevents; i++)
+		if (!strcmp(r->events[i].group, spec))
+			return true;
+	return false;
+}
+
+/* Does @spec select @group:@name? (see the top of this file) */
+static bool spec_match(const struct tr_rec *r, const char *spec,
+		       const char *group, const char *name)
+{
+	const char *colon = strchr(spec, ':');
+	char gpat[128];
+
+	if (!strcmp(spec, "all"))
+		return true;
+	if (colon) {
+		if ((size_t)(colon - spec) >= sizeof(gpat))
+			return false;
+		memcpy(gpat, spec, colon - spec);
+		gpat[colon - spec] = '\0';
+		return !fnmatch(gpat, group, 0) && !fnmatch(colon + 1, name, 0);
+	}
+	if (is_group(r, spec))
+		return !strcmp(spec, group);
+	return !fnmatch(spec, name, 0);
+}
+
+static bool listed(const struct tr_rec *r, const char *group, const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nevents; i++)
+		if (!strcmp(r->events[i].group, group) &&
+		    !strcmp(r->events[i].name, name))
+			return true;
+	return false;
+}
+
+/*
+ * Does a spec name @group:@name, an event tring does not list yet? A
+ * bare name is a group's too when it is the event's group.
+ */
+static bool any_spec_match(const struct tr_rec *r, const char *group,
+			   const char *name)
+{
+	const char *spec;
+	unsigned int i;
+
+	for (i = 0; i < r->opt.nspecs; i++) {
+		spec = r->opt.specs[i];
+		if ((!strchr(spec, ':') && !strcmp(spec, group)) ||
+		    spec_match(r, spec, group, name))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * tracefs's available_events, opened; NULL if there is none. tracefs is
+ * mounted in debugfs's tracing/, or at /sys/kernel/tracing unless
+ * --debugfs named another debugfs.
+ */
+static FILE *open_available(const struct tr_rec *r)
+{
+	char path[4096];
+	FILE *f;
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/tracing/available_events",
+			     r->opt.debugfs) < sizeof(path)) {
+		f = fopen(path, "re");
+		if (f || r->opt.debugfs_given)
+			return f;
+	}
+	return fopen("/sys/kernel/tracing/available_events", "re");
+}
+
+static int offer_flush(struct tr_rec *r, char *batch, size_t *len)
+{
+	char path[4096];
+	int ret;
+
+	if (!*len)
+		return 0;
+	batch[*len] = '\0';
+	*len = 0;
+	if (tr_join(path, sizeof(path), r->tring_dir, "events/generic_events"))
+		return -ENAMETOOLONG;
+	ret = r->ops->knob_write(path, batch);
+	/* Some names may be refused (a dynamic event): the rest are in. */
+	if (ret && ret != -EINVAL && ret != -ENOENT && ret != -EOPNOTSUPP)
+		return ret;
+	return 0;
+}
+
+/*
+ * Offer the kernel events a spec names that tring does not list yet, then
+ * list the events again. Without tracefs, or without generic events,
+ * there is nothing to offer.
+ */
+static int offer_generic(struct tr_rec *r)
+{
+	static char batch[OFFER_BATCH + 1];
+	char line[256], *colon;
+	size_t len = 0, n;
+	int ret = 0, offered = 0;
+	FILE *f = open_available(r);
+
+	if (!f)
+		return 0;
+	while (!ret && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (listed(r, line, colon + 1) ||
+		    !any_spec_match(r, line, colon + 1))
+			continue;
+		*colon = ':';
+		n = strlen(line);
+		if (len + n + 1 > OFFER_BATCH)
+			ret = offer_flush(r, batch, &len);
+		memcpy(batch + len, line, n);
+		batch[len + n] = '\n';
+		len += n + 1;
+		offered++;
+	}
+	fclose(f);
+	if (!ret)
+		ret = offer_flush(r, batch, &len);
+	if (ret)
+		tr_err("offering %d generic events failed: %s", offered,
+		       strerror(-ret));
+	return ret ?: offered ? scan_events(r) : 0;
+}
+
+/* Mark what the specs select; an unknown one is an error. */
+static int select_events(struct tr_rec *r)
+{
+	unsigned int i, k, n;
+
+	for (k = 0; k < r->opt.nspecs; k++) {
+		for (i = 0, n = 0; i < r->nevents; i++) {
+			struct tr_event *ev = &r->events[i];
+
+			if (!spec_match(r, r->opt.specs[k], ev->group, ev->name))
+				continue;
+			ev->want = true;
+			/* A later -e's filter replaces an earlier one's. */
+			if (r->opt.filters[k])
+				ev->filter = r->opt.filters[k];
+			n++;
+		}
+		if (!n) {
+			tr_err("-e %s: no such event (tring-record --list shows them)",
+			       r->opt.specs[k]);
+			return TR_EXIT_USAGE;
+		}
+	}
+	return 0;
+}
+
+static int write_enable(struct tr_rec *r, struct tr_event *ev, bool on)
+{
+	char path[4096];
+	int ret;
+
+	ret = event_path(r, ev, "enable", path, sizeof(path));
+	if (!ret)
+		ret = r->ops->knob_write(path, on ? "1" : "0");
+	if (ret)
+		tr_err("%sabling %s:%s failed: %s", on ? "en" : "dis",
+		       ev->group, ev->name, strerror(-ret));
+	return ret;
+}
+
+/* As write_enable(), but an event that is gone is not an error. */
+static int write_enable_quiet(struct tr_rec *r, struct tr_event *ev, bool on)
+{
+	char path[4096], val[16];
+
+	if (!event_path(r, ev, "enable", path, sizeof(path)) &&
+	    tr_read_small_file(path, val, sizeof(val)) == -ENOENT)
+		return 0;
+	return write_enable(r, ev, on);
+}
+
+/* Off first, then on: the buffer never holds an event not asked for. */
+static int apply_selection(struct tr_rec *r)
+{
+	unsigned int i, pass;
+	int ret;
+
+	for (pass = 0; pass < 2; pass++) {
+		for (i = 0; i < r->nevents; i++) {
+			struct tr_event *ev = &r->events[i];
+
+			if (ev->want == ev->on || ev->want != pass)
+				continue;
+			/* Written back at exit, even if this write fails. */
+			ev->changed = true;
+			ret = write_enable(r, ev, ev->want);
+			if (ret)
+				return TR_EXIT_SETUP;
+		}
+	}
+	return 0;
+}
+
+/* The filter in force, from what a filter file reads; "0" for none. */
+static char *filter_in_force(char *text)
+{
+	char *p = strstr(text, "\nin force: ");
+
+	p = p ? p + 11 : text;
+	p[strcspn(p, "\n")] = '\0';
+	return strdup(strcmp(p, "none") ? p : "0");
+}
+
+/* Say why the kernel refused @ev's filter: what its filter file reads. */
+static void filter_refused(const struct tr_event *ev, const char *path,
+			   int err)
+{
+	char why[4096];
+
+	if (err == -EINVAL && !tr_read_small_file(path, why, sizeof(why)) &&
+	    !strncmp(why, "error at", 8)) {
+		why[strcspn(why, "\n")] = '\0';
+		tr_err("--filter '%s' on %s:%s: %s", ev->filter, ev->group,
+		       ev->name, why);
+		return;
+	}
+	tr_err("--filter '%s' on %s:%s: %s", ev->filter, ev->group, ev->name,
+	       strerror(-err));
+}
+
+/* Put each chosen event's --filter in force, keeping the one found. */
+static int apply_filters(struct tr_rec *r)
+{
+	char path[4096], old[2048];
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < r->nevents; i++) {
+		struct tr_event *ev = &r->events[i];
+
+		if (!ev->want || !ev->filter)
+			continue;
+		if (event_path(r, ev, "filter", path, sizeof(path)) ||
+		    tr_read_small_file(path, old, sizeof(old))) {
+			tr_err("--filter: %s:%s has no filter file (filters of tring's own events are not supported yet)",
+			       ev->group, ev->name);
+			return TR_EXIT_USAGE;
+		}
+		ev->old_filter = filter_in_force(old);
+		if (!ev->old_filter)
+			return TR_EXIT_SETUP;
+		ret = r->ops->knob_write(path, ev->filter);
+		if (ret) {
+			filter_refused(ev, path, ret);
+			free(ev->old_filter);
+			ev->old_filter = NULL;
+			return ret == -EINVAL ? TR_EXIT_USAGE : TR_EXIT_SETUP;
+		}
+	}
+	return 0;
+}
+
+/*
+ * Drop what the buffer holds: writing a knob rebuilds it, even with the
+ * value it has.
+ */
+static int empty_buffer(struct tr_rec *r)
+{
+	char path[4096], size[32];
+	int ret;
+
+	ret = tr_join(path, sizeof(path), r->buf_dir, "buffer_size_kb");
+	if (!ret)
+		ret = tr_read_small_file(path, size, sizeof(size));
+	if (!ret) {
+		size[strcspn(size, "\n")] = '\0';
+		ret = r->ops->knob_write(path, size);
+	}
+	if (ret)
+		tr_err("cannot empty the buffer (%s): %s", path,
+		       ret == -EBUSY ? "a stream is open (another reader?)" :
+		       strerror(-ret));
+	return ret ? TR_EXIT_SETUP : 0;
+}
+
+/**
+ * tr_select_events - switch on exactly the events of the -e options
+ * @r: the run; nothing to do without -e.
+ *
+ * Return: 0 or a TR_EXIT_* status; the enable files written so far are
+ * recorded for tr_restore_events() either way.
+ */
+int tr_select_events(struct tr_rec *r)
+{
+	int ret;
+
+	if (!r->opt.nspecs)
+		return 0;
+	if (r->opt.instance) {
+		tr_err("-e chooses the default buffer's events, not an instance's");
+		return TR_EXIT_USAGE;
+	}
+	ret = scan_events(r);
+	if (!ret)
+		ret = offer_generic(r);
+	if (ret)
+		return TR_EXIT_SETUP;
+	ret = select_events(r);
+	if (!ret)
+		ret = apply_filters(r);
+	if (!ret)
+		ret = apply_selection(r);
+	if (!ret)
+		ret = empty_buffer(r);
+	if (!ret)
+		tr_note(r, "%u events selected", tr_count_selected(r));
+	return ret;
+}
+
+unsigned int tr_count_selected(const struct tr_rec *r)
+{
+	unsigned int i, n = 0;
+
+	for (i = 0; i < r->nevents; i++)
+		n += r->events[i].want;
+	return n;
+}
+
+/* Write back the filter @ev had; 0 or -1. */
+static int restore_filter(struct tr_rec *r, struct tr_event *ev)
+{
+	char path[4096];
+	int ret;
+
+	ret = event_path(r, ev, "filter", path, sizeof(path));
+	if (!ret && !access(path, F_OK))
+		ret = r->ops->knob_write(path, ev->old_filter);
+	if (ret)
+		tr_err("restoring the filter of %s:%s ('%s') failed: %s",
+		       ev->group, ev->name, ev->old_filter, strerror(-ret));
+	free(ev->old_filter);
+	ev->old_filter = NULL;
+	return ret ? -1 : 0;
+}
+
+/**
+ * tr_restore_events - write back every enable and filter file -e changed
+ * @r: the run.
+ *
+ * Return: 0, or -1 when one could not be written back (said on stderr).
+ */
+int tr_restore_events(struct tr_rec *r)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; i < r->nevents; i++) {
+		struct tr_event *ev = &r->events[i];
+
+		if (ev->old_filter && restore_filter(r, ev))
+			ret = -1;
+		if (!ev->changed)
+			continue;
+		/* An event whose module left is gone: nothing to restore. */
+		if (write_enable_quiet(r, ev, ev->on))
+			ret = -1;
+		ev->changed = false;
+	}
+	free(r->events);
+	r->events = NULL;
+	r->nevents = 0;
+	r->events_cap = 0;
+	return ret;
+}
+
+/*
+ * The fields of a format file, tring's or tracefs's: its "field:TYPE
+ * NAME;" lines, without the common ones but common_pid, which a filter
+ * may name.
+ */
+static void print_fields(const char *path)
+{
+	char line[512], *field, *end;
+	FILE *f = fopen(path, "re");
+
+	if (!f)
+		return;
+	while (fgets(line, sizeof(line), f)) {
+		field = strstr(line, "field:");
+		if (!field || (strstr(field, "common_") &&
+			       !strstr(field, "common_pid;")))
+			continue;
+		field += 6;
+		end = strchr(field, ';');
+		if (end)
+			*end = '\0';
+		printf("\t%s\n", field);
+	}
+	fclose(f);
+}
+
+static void list_one(const struct tr_rec *r, const char *group,
+		     const char *name, bool in_tring)
+{
+	char path[4096];
+	int n;
+
+	printf("%s:%s%s\n", group, name, in_tring ? "" : "  (generic, offered by -e)");
+	if (in_tring)
+		n = snprintf(path, sizeof(path), "%s/events/%s/%s/format",
+			     r->tring_dir, group, name);
+	else
+		n = snprintf(path, sizeof(path), "%s/tracing/events/%s/%s/format",
+			     r->opt.debugfs, group, name);
+	/* tracefs where open_available() found it. */
+	if (!in_tring && (n >= (int)sizeof(path) || access(path, F_OK)) &&
+	    !r->opt.debugfs_given)
+		n = snprintf(path, sizeof(path),
+			     "/sys/kernel/tracing/events/%s/%s/format", group,
+			     name);
+	if (n < (int)sizeof(path))
+		print_fields(path);
+}
+
+/* Does the --list pattern take @group:@name? */
+static bool list_match(const struct tr_rec *r, const char *group,
+		       const char *name)
+{
+	const char *pat = r->opt.list_glob;
+
+	return !pat || spec_match(r, pat, group, name);
+}
+
+/**
+ * tr_list_events - print the events -e can choose, with their fields
+ * @r: the run (environment checked).
+ *
+ * tring's events first, then the kernel's events tring does not list yet
+ * (from tracefs's available_events), each with its fields, one per line.
+ *
+ * Return: 0, or a TR_EXIT_* status.
+ */
+int tr_list_events(struct tr_rec *r)
+{
+	char line[256], *colon;
+	unsigned int i;
+	FILE *f;
+
+	if (scan_events(r))
+		return TR_EXIT_SETUP;
+	for (i = 0; i < r->nevents; i++)
+		if (list_match(r, r->events[i].group, r->events[i].name))
+			list_one(r, r->events[i].group, r->events[i].name, true);
+	f = open_available(r);
+	while (f && fgets(line, sizeof(line), f)) {
+		line[strcspn(line, "\n")] = '\0';
+		colon = strchr(line, ':');
+		if (!colon)
+			continue;
+		*colon = '\0';
+		if (!listed(r, line, colon + 1) && list_match(r, line, colon + 1))
+			list_one(r, line, colon + 1, false);
+	}
+	if (f)
+		fclose(f);
+	return fflush(stdout) ? TR_EXIT_OUTPUT : 0;
+}

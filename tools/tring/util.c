@@ -1,0 +1,75 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record's shared helpers, below every other file: messages and
+ * the status line they clear, paths, small files.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "record.h"
+
+/* A status line is on the terminal and must be cleared before a message. */
+static bool status_dirty;
+
+void tr_clear_status(void)
+{
+	if (status_dirty) {
+		fputs("\r\033[K", stderr);
+		status_dirty = false;
+	}
+}
+
+/* A status line is on the terminal now. */
+void tr_status_dirty(void)
+{
+	status_dirty = true;
+}
+
+void tr_msg(const char *level, const char *fmt, ...)
+{
+	va_list ap;
+
+	tr_clear_status();
+	fprintf(stderr, "tring-record: %s", level);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* @path's contents, NUL-terminated, into @buf: 0 or -errno. */
+int tr_read_small_file(const char *path, char *buf, size_t size)
+{
+	ssize_t n;
+	int fd;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		n = read(fd, buf, size - 1);
+	} while (n < 0 && errno == EINTR);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+int tr_join(char *dst, size_t n, const char *a, const char *b)
+{
+	if ((size_t)snprintf(dst, n, "%s/%s", a, b) >= n) {
+		tr_err("path too long: %s/%s", a, b);
+		return -ENAMETOOLONG;
+	}
+	return 0;
+}
+
+/* No status line on the terminal (a new run). */
+void tr_status_reset(void)
+{
+	status_dirty = false;
+}
