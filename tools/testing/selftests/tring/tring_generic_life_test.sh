@@ -19,6 +19,8 @@
 #             is being enabled: they do not wait for it
 #   filter    the same filters on tring_tp_a in tring and in ftrace
 #             select the same events; bad filters refused, nothing changed
+#   fuzz      2000 generated filters written while the event fires on
+#             every CPU: taken or EINVAL, no kernel report
 #   wakeup    (6.3 and later) ipi:ipi_send_cpu is tring's own probe: the
 #             wakeups tring raises inside generic handlers are recorded,
 #             /results/traces/wakeup/ for check-traces.sh
@@ -216,6 +218,63 @@ if [ -f $A/filter ] && [ -f $FT/filter ]; then
 		[ "$(cat $A/filter)" = none ] && [ "$(cat $A/enable)" = 1 ]
 	tap_ok $? "filter: tring-record --filter in force while recording (exit $rc), removed after"
 	echo "0 1 2 3 4 5 6" >$OUT/filter-rec.expect
+fi
+
+# --- filter fuzz --------------------------------------------------------------
+# 2000 generated filters, every other one broken by a random piece
+# (awk's generator, seeded), written while tring_tp_a fires on every
+# CPU: each is taken or refused with EINVAL, the filter in force is
+# replaced under load, and the kernel reports nothing (the splat check
+# of the run; KASAN on kasan-6.1).
+if [ -f $A/filter ]; then
+	awk 'BEGIN {
+		srand(7)
+		n = split("seq name tag common_pid == != < <= > >= & ~ && || ! ( ) 0 1 -1 42 0x 0xff 010 4294967295 4294967296 \" '"'"' * ? [ ] [!a-z] tring tagA \\\\", p, " ")
+		split("== != < <= > >= &", iop, " ")
+		split("\"tring\" \"t*\" \"tag?\" \"[a-t]ag*\" \"\" \"x\"", sv, " ")
+		for (i = 0; i < 2000; i++) {
+			s = ""
+			for (k = 0; k <= int(rand() * 4); k++) {
+				if (k)
+					s = s (rand() < 0.5 ? " && " : " || ") (rand() < 0.2 ? "!" : "")
+				if (rand() < 0.6)
+					s = s "(seq " iop[1 + int(rand() * 7)] " " int(rand() * 120) ")"
+				else
+					s = s (rand() < 0.5 ? "name" : "tag") " " (rand() < 0.5 ? "~" : "==") " " sv[1 + int(rand() * 6)]
+			}
+			# Half broken: a random piece written over a random place.
+			if (i % 2) {
+				j = 1 + int(rand() * length(s))
+				s = substr(s, 1, j - 1) p[1 + int(rand() * n)] substr(s, j + 2)
+			}
+			print s
+		}
+	}' >/tmp/fuzz.txt
+	ncpu=$(grep -c ^processor /proc/cpuinfo)
+	pids=
+	pin=
+	command -v taskset >/dev/null && pin=1
+	for c in $(seq 0 $((ncpu - 1))); do
+		${pin:+taskset -c $c} sh -c "while :; do echo 1000 >/sys/module/tring_tp_a/parameters/fire; done" &
+		pids="$pids $!"
+	done
+	acc=0
+	ref=0
+	other=0
+	while IFS= read -r f; do
+		if echo "$f" >$A/filter 2>/tmp/fuzz.err; then
+			acc=$((acc + 1))
+		elif grep -q 'Invalid argument' /tmp/fuzz.err; then
+			ref=$((ref + 1))
+		else
+			other=$((other + 1))
+		fi
+	done </tmp/fuzz.txt
+	kill $pids 2>/dev/null
+	wait $pids 2>/dev/null
+	echo 0 >$A/filter
+	[ $other = 0 ] && [ $acc -gt 50 ] && [ $ref -gt 50 ] && [ "$(cat $A/filter)" = none ]
+	tap_ok $? "filter fuzz: 2000 filters written while tring_tp_a fires on $ncpu CPUs: $acc taken, $ref refused (EINVAL), $other other errors"
 fi
 
 # --- wakeup ------------------------------------------------------------------
