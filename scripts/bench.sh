@@ -186,6 +186,38 @@ EOP
 		gg=$(gm generic) gh=$(gm handwritten) gf=$(gm ftrace) gn=$(gm none)
 		json_items+=("{\"kernel\":\"$release\",\"side\":\"generic\",\"ns_per_event\":{\"generic\":${gg:-null},\"handwritten\":${gh:-null},\"ftrace\":${gf:-null}},\"untraced_call_ns\":${gn:-null},\"enable_all_ms\":${ge:-null},\"disable_all_ms\":${gd:-null},\"events\":${gv:-null},\"cpus\":${gc:-null},\"mem_kib\":${gk:-null}}")
 	fi
+
+	if grep -q '^select ' "$f"; then
+		sm() { awk -v i="$1" '$1 == "select" && $2 == i { print $4 }' "$f" | median; }
+		echo
+		echo "Choosing what is recorded: the same tracepoint and calls; ns per event over no"
+		echo "tracing, median of rounds; 'left out' by tracking/pid (set_event_pid) holding"
+		echo "init only, or by a filter rejecting every call (id == 100000):"
+		printf '%-40s %10s %16s\n' event ns/event "x its recorded"
+		for pair in "tring_recorded tring hand-written syscall_entry, recorded" \
+			    "tring_tracking   left out by tracking" \
+			    "tring_gen_recorded tring generic raw_syscalls:sys_enter" \
+			    "tring_gen_tracking   left out by tracking" \
+			    "tring_gen_filter   left out by a filter" \
+			    "ftrace_recorded ftrace raw_syscalls/sys_enter" \
+			    "ftrace_pid   left out by set_event_pid" \
+			    "ftrace_filter   left out by a filter"; do
+			impl=${pair%% *}
+			case $impl in
+			tring_gen_*) ref=tring_gen_recorded ;;
+			tring_*) ref=tring_recorded ;;
+			*) ref=ftrace_recorded ;;
+			esac
+			printf '%-40s %10s %16s\n' "${pair#* }" "$(sm "$impl")" "$(ratio "$(sm "$impl")" "$(sm "$ref")")"
+		done
+		echo "tring's left-out event against ftrace's: tracking $(ratio "$(sm tring_tracking)" "$(sm ftrace_pid)")x" \
+			"(generic $(ratio "$(sm tring_gen_tracking)" "$(sm ftrace_pid)")x), filter $(ratio "$(sm tring_gen_filter)" "$(sm ftrace_filter)")x"
+		sel=
+		for impl in tring_recorded tring_tracking tring_gen_recorded tring_gen_tracking tring_gen_filter ftrace_recorded ftrace_pid ftrace_filter; do
+			sel="$sel${sel:+,}\"$impl\":$(sm "$impl" | sed 's/^$/null/')"
+		done
+		json_items+=("{\"kernel\":\"$release\",\"side\":\"select\",\"ns_per_event\":{$sel}}")
+	fi
 done
 
 echo

@@ -26,6 +26,11 @@
  *					bytes; only as the last field
  *	tf_none()			an event without fields
  *
+ * and, not a field, whom the event is about for process tracking
+ * (tring_track.h), when not only the current task:
+ *	tf_track(task, task2)		recorded if either task's process
+ *					is tracked (task2 may be NULL)
+ *
  * Ids follow the rows' order from TRING_ID_MODULE_LAST + 1: the first
  * rows, up to id 30, fit the 4-byte record header, so the frequent
  * events come first; the others take the 16-byte extended header.
@@ -54,7 +59,8 @@ TRING_TP_EVENT(sched, sched_switch, sched_switch,
 			  tring_switch_state(preempt, prev_state, prev))
 	       tf_comm(next_comm, next)
 	       tf_integer(s32, next_tid, next->pid)
-	       tf_integer(s32, next_prio, next->prio - MAX_RT_PRIO))
+	       tf_integer(s32, next_prio, next->prio - MAX_RT_PRIO)
+	       tf_track(prev, next))
 
 TRING_TP_EVENT(sched, sched_waking, sched_waking,
 	       TP_PROTO(struct task_struct *p),
@@ -62,7 +68,8 @@ TRING_TP_EVENT(sched, sched_waking, sched_waking,
 	       tf_comm(comm, p)
 	       tf_integer(s32, tid, p->pid)
 	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO)
-	       tf_integer(s32, target_cpu, task_cpu(p)))
+	       tf_integer(s32, target_cpu, task_cpu(p))
+	       tf_track(current, p))
 
 TRING_TP_EVENT(sched, sched_wakeup, sched_wakeup,
 	       TP_PROTO(struct task_struct *p),
@@ -70,7 +77,8 @@ TRING_TP_EVENT(sched, sched_wakeup, sched_wakeup,
 	       tf_comm(comm, p)
 	       tf_integer(s32, tid, p->pid)
 	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO)
-	       tf_integer(s32, target_cpu, task_cpu(p)))
+	       tf_integer(s32, target_cpu, task_cpu(p))
+	       tf_track(current, p))
 
 TRING_TP_EVENT(sched, sched_wakeup_new, sched_wakeup_new,
 	       TP_PROTO(struct task_struct *p),
@@ -78,7 +86,8 @@ TRING_TP_EVENT(sched, sched_wakeup_new, sched_wakeup_new,
 	       tf_comm(comm, p)
 	       tf_integer(s32, tid, p->pid)
 	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO)
-	       tf_integer(s32, target_cpu, task_cpu(p)))
+	       tf_integer(s32, target_cpu, task_cpu(p))
+	       tf_track(current, p))
 
 TRING_TP_EVENT(sched, sched_migrate_task, sched_migrate_task,
 	       TP_PROTO(struct task_struct *p, int dest_cpu),
@@ -87,7 +96,8 @@ TRING_TP_EVENT(sched, sched_migrate_task, sched_migrate_task,
 	       tf_integer(s32, tid, p->pid)
 	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO)
 	       tf_integer(s32, orig_cpu, task_cpu(p))
-	       tf_integer(s32, dest_cpu, dest_cpu))
+	       tf_integer(s32, dest_cpu, dest_cpu)
+	       tf_track(current, p))
 
 /* irq.h */
 TRING_TP_EVENT(irq, irq_handler_entry, irq_handler_entry,
@@ -231,7 +241,8 @@ TRING_TP_EVENT(sched, sched_process_fork, sched_process_fork,
 	       tf_integer(s32, parent_pid, parent->tgid)
 	       tf_comm(child_comm, child)
 	       tf_integer(s32, child_tid, child->pid)
-	       tf_integer(s32, child_pid, child->tgid))
+	       tf_integer(s32, child_pid, child->tgid)
+	       tf_track(parent, child))
 
 TRING_TP_EVENT(sched, sched_process_exec, sched_process_exec,
 	       TP_PROTO(struct task_struct *p, pid_t old_pid,
@@ -253,7 +264,8 @@ TRING_TP_EVENT(sched, sched_process_free, sched_process_free,
 	       TP_ARGS(p),
 	       tf_comm(comm, p)
 	       tf_integer(s32, tid, p->pid)
-	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO))
+	       tf_integer(s32, prio, p->prio - MAX_RT_PRIO)
+	       tf_track(p, NULL))
 
 TRING_TP_EVENT(sched, sched_pi_setprio, sched_pi_setprio,
 	       TP_PROTO(struct task_struct *tsk, struct task_struct *pi_task),
@@ -262,7 +274,8 @@ TRING_TP_EVENT(sched, sched_pi_setprio, sched_pi_setprio,
 	       tf_integer(s32, tid, tsk->pid)
 	       tf_integer(s32, oldprio, tsk->prio - MAX_RT_PRIO)
 	       tf_integer(s32, newprio,
-			  (pi_task ? pi_task->prio : tsk->prio) - MAX_RT_PRIO))
+			  (pi_task ? pi_task->prio : tsk->prio) - MAX_RT_PRIO)
+	       tf_track(current, tsk))
 
 /* net.h: a packet queued to a device (Trace Compass's "send"). */
 TRING_TP_EVENT(net, net_dev_queue, net_dev_queue,

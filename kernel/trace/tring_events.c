@@ -49,6 +49,7 @@
 
 #include "tring_events.h"
 #include "tring_generic.h"
+#include "tring_track.h"
 
 /* Helpers the table's field expressions use. */
 
@@ -212,6 +213,7 @@ static __always_inline const char *tring_text(const char *s)
 #define tf_text(f, n, e)	; char f[n]
 #define tf_string(f, e)
 #define tf_none()
+#define tf_track(a, b)
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
 static __always_inline struct tring_ev_##name {			\
 	u8 tring_start[0] __VA_ARGS__;					\
@@ -230,6 +232,7 @@ tring_reserve_##name(const char *str, struct tring_res *res)		\
 #undef tf_text
 #undef tf_string
 #undef tf_none
+#undef tf_track
 #undef TRING_MOD_EVENT
 
 /* * Their field tables, laid out as the structs are (a local pointer
@@ -240,6 +243,7 @@ tring_reserve_##name(const char *str, struct tring_res *res)		\
 #define tf_text(f, n, e)	TRING_FIELD(typeof(*cur), f, CHARS),
 #define tf_string(f, e)		TRING_FIELD_TAIL(typeof(*cur), f, STRING),
 #define tf_none()
+#define tf_track(a, b)
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
 static const struct tring_field *tring_fields_##name(void)		\
 {									\
@@ -258,6 +262,7 @@ static const struct tring_field *tring_fields_##name(void)		\
 #undef tf_text
 #undef tf_string
 #undef tf_none
+#undef tf_track
 #undef TRING_MOD_EVENT
 
 /*
@@ -270,6 +275,7 @@ static const struct tring_field *tring_fields_##name(void)		\
 #define tf_text(f, n, e)
 #define tf_string(f, e)		(ts_ = tring_text(e)),
 #define tf_none()
+#define tf_track(a, b)
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
 static __always_inline const char *tring_str_##name(proto)		\
 {									\
@@ -309,6 +315,7 @@ static __always_inline void tring_write_##name(proto)			\
 #undef tf_text
 #undef tf_string
 #undef tf_none
+#undef tf_track
 #undef TRING_MOD_EVENT
 #undef TRING_TP_EVENT
 
@@ -355,6 +362,40 @@ void tring_sd_write_end(void)
 }
 
 /*
+ * tring_trace_<name>(args): write the event unless process tracking
+ * (tring_track.h) leaves it out. It is about the tasks its tf_track()
+ * names, or about current.
+ */
+#define tf_integer(type, f, e)
+#define tf_comm(f, t)
+#define tf_text(f, n, e)
+#define tf_string(f, e)
+#define tf_none()
+#define tf_track(a, b)		(tk_a = (a), tk_b = (b)),
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static __always_inline void tring_trace_##name(proto)			\
+{									\
+	const struct task_struct *tk_a = current, *tk_b = NULL;	\
+									\
+	(void)(__VA_ARGS__ 0);						\
+	if (!tring_track_skip(tk_a, tk_b))				\
+		tring_write_##name(args);				\
+}
+
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	TRING_MOD_EVENT(grp, name, PARAMS(proto), PARAMS(args), __VA_ARGS__)
+
+#include "tring_event_table.h"
+#undef tf_integer
+#undef tf_comm
+#undef tf_text
+#undef tf_string
+#undef tf_none
+#undef tf_track
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+
+/*
  * The probes, with the prototype the table gives. Each is registered
  * only if the kernel's header declares exactly that prototype for its
  * tracepoint (TRING_PROTO_OK()); otherwise the event is left out, and
@@ -365,7 +406,7 @@ void tring_sd_write_end(void)
 #define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
 static void tring_probe_##name(void *data, proto)			\
 {									\
-	tring_write_##name(args);					\
+	tring_trace_##name(args);					\
 }									\
 									\
 static noinline int __compiletime_warning(				\
@@ -752,6 +793,8 @@ static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	unsigned long args[6];
 
+	if (tring_track_skip(current, NULL))
+		return;
 	syscall_get_arguments(current, regs, args);
 	if (id < 0 || id >= TRING_NR_SYSCALLS || in_compat_syscall() ||
 	    !tring_builtin_events[TRING_EV_SYS_FIRST - TRING_ID_FIRST_EVENT +
@@ -1013,6 +1056,9 @@ static ssize_t tring_marker_write(struct file *file, const char __user *ubuf,
 
 	if (!READ_ONCE(tring_sources[0].enabled))
 		return -EINVAL;
+	/* Left out like any event of an untracked process: not an error. */
+	if (tring_track_skip(current, NULL))
+		return count;
 	text = memdup_user(ubuf, n);
 	if (IS_ERR(text))
 		return PTR_ERR(text);

@@ -52,6 +52,7 @@
 #include "tring_events.h"
 #include "tring_filter.h"
 #include "tring_gen.h"
+#include "tring_track.h"
 
 /* What one perf event of ours costs: the event, its slot in ev->pe. */
 #define TRING_GEN_PE_BYTES	(sizeof(struct perf_event) + sizeof(void *))
@@ -170,6 +171,9 @@ static void tring_gen_overflow(struct perf_event *pe,
 	const u8 *rec;
 	int ret;
 
+	/* Tracking and the filter, before anything is reserved. */
+	if (tring_track_skip(current, NULL))
+		return;
 	/* perf_tp_event() gives the record: one fragment, flagged RAW. */
 	raw = data->sample_flags & PERF_SAMPLE_RAW ? data->raw : NULL;
 	if (!raw || !perf_raw_frag_last(&raw->frag) ||

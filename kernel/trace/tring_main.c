@@ -31,6 +31,7 @@
 #include "tring_cmd.h"
 #include "tring_events.h"
 #include "tring_instance.h"
+#include "tring_track.h"
 
 static unsigned long subbuf_size = SZ_64K;
 module_param(subbuf_size, ulong, 0444);
@@ -277,11 +278,17 @@ static int __init tring_files_init(void)
 	ret = tring_events_init(tring_root);
 	if (ret)
 		return ret;
-	ret = tring_statedump_init(tring_root);
+	ret = tring_track_init(tring_root);
 	if (ret)
 		goto exit_events;
+	ret = tring_statedump_init(tring_root);
+	if (ret)
+		goto exit_track;
 	return 0;
 
+exit_track:
+	/* Its files were live: a set may be in force. */
+	tring_track_exit();
 exit_events:
 	/* Its enable files were live: events may be enabled already. */
 	tring_events_exit();
@@ -343,6 +350,8 @@ static void __exit tring_exit(void)
 {
 	/* No probe runs once this returns. */
 	tring_events_exit();
+	/* Then no event checks the tracking set: it can go. */
+	tring_track_exit();
 	RCU_INIT_POINTER(tring_default_buf, NULL);
 	/*
 	 * Instances of other modules cannot be left: those modules use our

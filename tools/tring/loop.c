@@ -242,6 +242,8 @@ void tr_record_loop(struct tr_rec *r)
 			r->stop = TR_STOP_SIGNAL;
 		else if (deadline && now >= deadline)
 			r->stop = TR_STOP_DURATION;
+		else if (tr_command_exited(r))
+			r->stop = TR_STOP_COMMAND;
 	}
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +18,8 @@ static const char usage_head[] =
 "\n"
 "SYNOPSIS\n"
 "	tring-record [-o DIR] [-d SECONDS] [-c CPUS] [-e EVENT]... [OPTION]...\n"
+"	tring-record [OPTION]... [-p PID[,PID...]] [--follow]\n"
+"	tring-record [OPTION]... -- COMMAND [ARG]...\n"
 "	tring-record -l [GLOB]\n"
 "\n"
 "DESCRIPTION\n"
@@ -42,6 +45,13 @@ static const char usage_head[] =
 "	read, so nothing recorded before the stop is lost; a packet still\n"
 "	incomplete after 2 seconds is given up with a warning. A second\n"
 "	signal aborts this drain.\n"
+"\n"
+"	Given a COMMAND (after --, or after the last option),\n"
+"	tring-record starts it once recording runs, records it and every\n"
+"	process it starts (and no other: it is tracked, with --follow),\n"
+"	and stops when it exits; its exit status is then tring-record's\n"
+"	(see EXIT STATUS). If recording stops first (a signal,\n"
+"	--duration), COMMAND is sent SIGTERM, and SIGKILL 2 s later.\n"
 "\n"
 "	When the buffer is destroyed while it is recorded (an instance\n"
 "	removed by the kernel code that owns it), every stream hangs up\n"
@@ -86,6 +96,17 @@ static const char usage_head[] =
 "		\"ba*\"); written to each event's filter file, restored at\n"
 "		exit. The kernel drops the others before the buffer.\n"
 "		Generic events only for now.\n"
+"	-p, --pid PID[,PID...]\n"
+"		Record only these processes (repeatable): every thread of\n"
+"		each; a thread's number stands for its process. The kernel\n"
+"		drops other processes' events before the buffer\n"
+"		(<debugfs>/tring/tracking/pid; scheduler events are kept\n"
+"		when either task they name is tracked; the statedump\n"
+"		still lists every thread). Restored at exit.\n"
+"	--follow\n"
+"		Also record the children the tracked processes start from\n"
+"		now on, and theirs (tracking/follow; always on with a\n"
+"		COMMAND).\n"
 "	-l, --list [GLOB]\n"
 "		List the events -e can choose (those matching GLOB, in\n"
 "		-e's spelling), each with its fields and their types, and\n"
@@ -137,7 +158,8 @@ static const char usage_head[] =
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
 "		clock, cpus recorded, cpus_without_ring: never online\n"
 "		while recording...), what it cost (duration_ns, user_ns,\n"
-"		sys_ns, syscalls), how it ended (exit_status and):\n";
+"		sys_ns, syscalls), with a COMMAND its command_pid and\n"
+"		command_exit_status, how it ended (exit_status and):\n";
 
 static const char usage_tail[] =
 "\n"
@@ -148,6 +170,8 @@ static const char usage_tail[] =
 "	tring-record -o /tmp/trace            until Ctrl-C\n"
 "	tring-record -o /tmp/trace -d 10 -c 0-3 -b 4096 -s 256\n"
 "	babeltrace2 /tmp/trace                read it\n"
+"	tring-record -o /tmp/t -e sched -e 'sys_*' -- make -j4\n"
+"	tring-record -o /tmp/t -p 1234 --follow -d 30\n"
 "\n"
 "EXIT STATUS\n"
 "	0  recorded (a drain that timed out is only a warning), also\n"
@@ -160,7 +184,14 @@ static const char usage_tail[] =
 "	4  a stream failed while recording\n"
 "	5  the drain was aborted by a second signal\n"
 "\n"
-"	When several apply, 3 comes before 4, and 4 before 5.\n";
+"	When several apply, 3 comes before 4, and 4 before 5.\n"
+"\n"
+"	With a COMMAND: COMMAND's exit status (128 + N if signal N\n"
+"	killed it) when the recording succeeded, else\n"
+"	125  tring-record failed (any of 1 to 5 above; the summary's\n"
+"	     exit_status= says which), COMMAND ran or not\n"
+"	126  COMMAND was found but could not be run\n"
+"	127  COMMAND was not found\n";
 
 void tr_usage(FILE *f)
 {
@@ -177,6 +208,7 @@ enum {
 	OPT_DEBUGFS,
 	OPT_NO_STATEDUMP,
 	OPT_FILTER,
+	OPT_FOLLOW,
 };
 
 static const struct option long_options[] = {
@@ -196,6 +228,8 @@ static const struct option long_options[] = {
 	{ "event",	 required_argument, NULL, 'e' },
 	{ "filter",	 required_argument, NULL, OPT_FILTER },
 	{ "list",	 no_argument,	    NULL, 'l' },
+	{ "pid",	 required_argument, NULL, 'p' },
+	{ "follow",	 no_argument,	    NULL, OPT_FOLLOW },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -318,10 +352,38 @@ static int parse_buffer_opt(struct tr_opts *o, int c, const char *arg)
 	return TR_EXIT_USAGE;
 }
 
-/* The events' options: -e, --filter, --list; others go on. */
+/* -p PID[,PID...]: each a live process (EPERM: it exists). */
+static int parse_pids(struct tr_opts *o, const char *arg)
+{
+	const char *s = arg;
+	char *end;
+	long v;
+
+	do {
+		errno = 0;
+		v = strtol(s, &end, 10);
+		if (errno || end == s || v <= 0 || v > INT32_MAX ||
+		    (*end && *end != ','))
+			return bad_value("pid", arg, "expected PID[,PID...]");
+		if (kill(v, 0) && errno == ESRCH)
+			return bad_value("pid", arg, "no such process");
+		if (o->npids == TR_MAX_PIDS)
+			return bad_value("pid", arg, "more than 256 processes");
+		o->pids[o->npids++] = v;
+		s = end + 1;
+	} while (*end);
+	return 0;
+}
+
+/* The events' options: -e, --filter, --list, -p, --follow; others go on. */
 static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 {
 	switch (c) {
+	case 'p':
+		return parse_pids(o, arg);
+	case OPT_FOLLOW:
+		o->follow = true;
+		return 0;
 	case 'e':
 		if (!*arg || strlen(arg) > 200)
 			return bad_value("event", arg, "empty or too long");
@@ -420,7 +482,8 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	/* 0, not 1: starts getopt afresh (the unit test parses many times). */
 	optind = 0;
 	opterr = 1;
-	while ((c = getopt_long(argc, argv, "o:fd:c:b:s:w:e:lqh", long_options,
+	/* "+": options end at COMMAND, whose own options are its. */
+	while ((c = getopt_long(argc, argv, "+o:fd:c:b:s:w:e:p:lqh", long_options,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tr_usage(stdout);
@@ -435,6 +498,10 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	/* --list [GLOB] */
 	if (o->list && optind == argc - 1)
 		o->list_glob = argv[optind++];
+	if (optind < argc && !o->list) {
+		o->command = argv + optind;
+		optind = argc;
+	}
 	if (optind < argc) {
 		fprintf(stderr, "tring-record: unexpected argument '%s'\n",
 			argv[optind]);

@@ -78,10 +78,13 @@ static void block_signals(struct tr_rec *r)
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
+	/* COMMAND's exit wakes the sleep too. */
+	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &r->old_mask);
 	r->wait_mask = r->old_mask;
 	sigdelset(&r->wait_mask, SIGINT);
 	sigdelset(&r->wait_mask, SIGTERM);
+	sigdelset(&r->wait_mask, SIGCHLD);
 	r->signals_blocked = true;
 }
 
@@ -93,6 +96,7 @@ static void restore_signals(struct tr_rec *r)
 	if (r->signals_caught) {
 		signal(SIGINT, SIG_DFL);
 		signal(SIGTERM, SIG_DFL);
+		signal(SIGCHLD, SIG_DFL);
 	}
 	r->signals_blocked = false;
 	r->signals_caught = false;
@@ -107,6 +111,9 @@ static int setup(struct tr_rec *r)
 		ret = tr_prepare_output(r);
 	if (!ret)
 		ret = tr_apply_knobs(r);
+	/* Before -e starts the events: none of an untracked process. */
+	if (!ret)
+		ret = tr_apply_tracking(r);
 	if (!ret)
 		ret = tr_select_events(r);
 	if (!ret)
@@ -126,10 +133,13 @@ static void teardown(struct tr_rec *r)
 {
 	unsigned int i;
 
+	/* COMMAND, if setup failed before it ran: it exits. */
+	tr_end_command(r);
 	restore_signals(r);
 	tr_close_outputs(r);
 	/* After Ctrl-C, an error or a failed start alike. */
 	tr_restore_events(r);
+	tr_restore_tracking(r);
 	for (i = 0; r->cpus && i < r->ncpus; i++)
 		r->ops->close(&r->cpus[i]);
 	free(r->cpus);
@@ -189,10 +199,24 @@ static void record(struct tr_rec *r)
 	r->t_start = r->ops->now_ns();
 	r->t_status = r->t_start;
 	r->t_absent = r->t_start;
+	tr_start_command(r);
 	tr_record_loop(r);
 	tr_drain(r);
 	r->t_stop = r->ops->now_ns();
+	/* Recording stopped first (a signal, the duration): COMMAND too. */
+	tr_end_command(r);
 	finish(r);
+}
+
+/* Has the command line a "--", so a COMMAND (for the exit status)? */
+static bool names_command(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++)
+		if (!strcmp(argv[i], "--"))
+			return true;
+	return false;
 }
 
 /**
@@ -211,11 +235,13 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
+	r->child_go = -1;
 	tr_stop_requests = 0;
 	tr_status_reset();
 	ret = tr_parse_options(&r->opt, argc, argv);
 	if (ret)
-		return ret < 0 ? TR_EXIT_OK : ret;
+		return ret < 0 ? TR_EXIT_OK : names_command(argc, argv) ?
+		       TR_EXIT_COMMAND_FAILED : ret;
 	if (r->opt.list) {
 		ret = tr_check_environment(r) ?: tr_list_events(r);
 		tr_restore_events(r);
@@ -231,5 +257,5 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 		tr_remove_output(r);
 	}
 	teardown(r);
-	return ret;
+	return r->opt.command ? tr_command_status(r, ret) : ret;
 }

@@ -41,6 +41,10 @@ enum {
 	TR_EXIT_OUTPUT		= 3,	/* disk full or other write error */
 	TR_EXIT_STREAM		= 4,	/* a stream ioctl failed mid-way */
 	TR_EXIT_ABORTED		= 5,	/* second signal cut the drain short */
+	/* With a COMMAND (otherwise its own exit status) */
+	TR_EXIT_COMMAND_FAILED	= 125,	/* tring-record failed, any reason */
+	TR_EXIT_COMMAND_NOT_RUN	= 126,	/* exec of COMMAND failed */
+	TR_EXIT_COMMAND_NOT_FOUND = 127,	/* COMMAND not found */
 };
 
 /* Why recording stopped. */
@@ -51,6 +55,7 @@ enum tr_stop {
 	TR_STOP_OUTPUT,		/* write to the output failed */
 	TR_STOP_STREAM,		/* every stream failed */
 	TR_STOP_HANGUP,		/* every stream hung up (buffer removed) */
+	TR_STOP_COMMAND,	/* COMMAND exited */
 };
 
 /* The statedump asked of the kernel at the start (summary's statedump=). */
@@ -70,6 +75,7 @@ enum tr_drain {
 };
 
 #define TR_MAX_SPECS	64
+#define TR_MAX_PIDS	256
 
 struct tr_opts {
 	const char *output;		/* NULL: default name */
@@ -93,6 +99,10 @@ struct tr_opts {
 	unsigned int nspecs;
 	bool list;			/* --list: print the events, exit */
 	const char *list_glob;		/* its pattern, or NULL */
+	pid_t pids[TR_MAX_PIDS];	/* -p */
+	unsigned int npids;
+	bool follow;			/* --follow */
+	char **command;			/* -- COMMAND [ARGS], or NULL */
 };
 
 /* An event of the default buffer, for -e (events.c). */
@@ -200,6 +210,18 @@ struct tr_rec {
 	bool out_prepared;		/* out_dir checked and usable */
 	enum tr_statedump statedump;
 
+	/* -p, --follow, COMMAND (track.c) */
+	char track_pid_path[4096];	/* <debugfs>/tring/tracking/pid */
+	char track_follow_path[4096];
+	char *old_pids;			/* what tracking/pid held */
+	bool old_follow;
+	bool tracking_changed;		/* written: restore at exit */
+	pid_t child;			/* COMMAND, or 0 */
+	int child_go;			/* write end of its go pipe, or -1 */
+	bool child_started;		/* it was let exec */
+	bool child_reaped;
+	int child_status;		/* from waitpid() */
+
 	struct tr_event *events;	/* with -e: every event, at setup */
 	unsigned int nevents, events_cap;
 
@@ -270,6 +292,14 @@ int tr_select_events(struct tr_rec *r);
 unsigned int tr_count_selected(const struct tr_rec *r);
 int tr_restore_events(struct tr_rec *r);
 int tr_list_events(struct tr_rec *r);
+
+/* track.c: -p, --follow, COMMAND */
+int tr_apply_tracking(struct tr_rec *r);
+void tr_restore_tracking(struct tr_rec *r);
+void tr_start_command(struct tr_rec *r);
+bool tr_command_exited(struct tr_rec *r);
+void tr_end_command(struct tr_rec *r);
+int tr_command_status(const struct tr_rec *r, int status);
 
 /* output.c: output directory, writes, metadata */
 int tr_prepare_output(struct tr_rec *r);

@@ -69,6 +69,7 @@ static const char *const stop_names[] = {
 	[TR_STOP_OUTPUT]	= "output_error",
 	[TR_STOP_STREAM]	= "stream_error",
 	[TR_STOP_HANGUP]	= "hangup",
+	[TR_STOP_COMMAND]	= "command",
 };
 
 static const char *const drain_names[] = {
@@ -300,6 +301,10 @@ int tr_write_summary_file(struct tr_rec *r)
 	write_summary_head(r, f);
 	each_sum(r, f, write_sum);
 	fprintf(f, "exit_status=%d\n", r->exit_status);
+	/* tring-record's exit status is COMMAND's: its own is above. */
+	if (r->child)
+		fprintf(f, "command_pid=%d\ncommand_exit_status=%d\n",
+			(int)r->child, tr_command_status(r, 0));
 	if (ferror(f)) {
 		fclose(f);
 		return -EIO;

@@ -371,6 +371,7 @@ static const struct test *const suites[] = {
 	setup_tests,
 	layout_tests,
 	events_tests,
+	track_tests,
 };
 
 int main(int argc, char **argv)

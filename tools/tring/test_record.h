@@ -95,7 +95,7 @@ struct test {
 
 /* Each file's tests, ended by { NULL }. */
 extern const struct test save_tests[], stop_tests[], setup_tests[],
-	layout_tests[], events_tests[];
+	layout_tests[], events_tests[], track_tests[];
 
 /* test_fake.c: the fake writer and backend */
 extern const struct tr_ops fake_ops;

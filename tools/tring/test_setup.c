@@ -243,8 +243,9 @@ static void test_options(void)
 	CHECK(run("-b 0") == TR_EXIT_USAGE);
 	CHECK(run("--clock tsc") == TR_EXIT_USAGE);
 	CHECK(run("-w 0") == TR_EXIT_USAGE);
-	CHECK(run("extra") == TR_EXIT_USAGE);
-	CHECK(err_has("unexpected argument 'extra'"));
+	/* After the options, a COMMAND; with --list, one GLOB only. */
+	CHECK(run("--list a extra") == TR_EXIT_USAGE);
+	CHECK(err_has("unexpected argument 'a'"));
 }
 
 /* Does @help list @key, as "  KEY " in the summary's keys? */
@@ -291,7 +292,7 @@ static void test_help_lists_summary(void)
 	if (f)
 		fclose(f);
 	CHECK(cpu_keys == 19 && total_keys == 15);
-	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup\n"));
+	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup|command\n"));
 	CHECK(strstr(help, "drain=skipped|complete|timeout|aborted\n"));
 	CHECK(strstr(help, "statedump=skipped|done|unsupported|failed\n"));
 	CHECK(strstr(help, "per CPU only:\n\t\t  flush_pos "));

@@ -11,11 +11,12 @@
 #   read READER bytes N ns N user_ns N sys_ns N syscalls N
 #   sustain READER RATE written N failed N ns N lost N
 #   generic IMPL ns_per_event X calls N round R, generic_all ... (below)
+#   select IMPL ns_per_event X calls N round R (below)
 #
 # Environment: ROUNDS (default 5), EVENTS (per write run, default 200000),
 # FILL (events per read run, default 200000), RATES (events per second of
 # the sustained runs, 0 for full speed; one second each), QUICK=1 for a
-# smoke run.
+# smoke run, ONLY=select for the select side alone.
 
 T=/sys/kernel/debug/tring
 B=$T/bench
@@ -263,8 +264,81 @@ generic_side() {
 	echo "generic_all enable_ms $(((t1 - t0) * 10)) disable_ms $((($(uptime_cs) - t) * 10)) events $on cpus $(grep -c ^processor /proc/cpuinfo) mem_kib $((m1 - m0))" >>$OUT
 }
 
+# Choosing what is recorded (tracking/pid, filter files): what an event
+# the kernel leaves out costs against one recorded, in tring and in
+# ftrace, on the same tracepoint and workload as generic_side (dd's
+# read()/write() pairs, raw_syscalls/sys_enter or tring's syscall_entry):
+# recorded; left out by tracking (the set holds init, not dd); left out
+# by a filter that rejects every call (id == 100000). Interleaved rounds.
+#   select IMPL ns_per_event X calls N round R
+TR=/sys/kernel/tracing
+# The monotonic clock in ns (/proc/uptime counts only centiseconds).
+now_ns() {
+	sed -n 's/^now at \([0-9]*\) nsecs$/\1/p' /proc/timer_list
+}
+dd_ns() {
+	local t0=$(now_ns)
+
+	dd if=/dev/zero of=/dev/null bs=1 count=$((GEN_CALLS / 2)) 2>/dev/null
+	echo $(($(now_ns) - t0))
+}
+select_on() {
+	local ev=$T/events/syscalls/syscall_entry gen=$T/events/raw_syscalls/sys_enter
+
+	case $1 in
+	tring_*) : ;;
+	*) ev=$TR/events/raw_syscalls/sys_enter ;;
+	esac
+	case $1 in
+	tring_gen_*) ev=$gen ;;
+	esac
+	if [ "$2" = 1 ]; then
+		case $1 in
+		*_tracking) echo 1 >$T/tracking/pid ;;
+		ftrace_pid) echo 1 >$TR/set_event_pid ;;
+		*_filter) echo 'id == 100000' >$ev/filter ;;
+		esac
+		echo 1 >$ev/enable
+	else
+		echo 0 >$ev/enable
+		: >$T/tracking/pid
+		: >$TR/set_event_pid
+		[ -f $ev/filter ] && echo 0 >$ev/filter
+	fi
+}
+select_side() {
+	local r impl base t
+
+	[ -f $T/tracking/pid ] || return
+	cat $TR/available_events >$T/events/generic_events 2>/dev/null
+	[ -f $T/events/raw_syscalls/sys_enter/enable ] || return
+	echo 4 >$T/buffer_subbuf_size_kb
+	echo 1024 >$T/buffer_size_kb
+	echo 1 >$T/overwrite
+	echo 1 >$TR/tracing_on
+	for r in $(seq "$ROUNDS"); do
+		base=$(dd_ns)
+		for impl in tring_recorded tring_tracking tring_gen_recorded \
+			    tring_gen_tracking tring_gen_filter ftrace_recorded \
+			    ftrace_pid ftrace_filter; do
+			select_on $impl 1
+			t=$(dd_ns)
+			select_on $impl 0
+			echo "select $impl ns_per_event $(((t - base) / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
+		done
+	done
+	echo >$TR/trace
+}
+
+# ONLY=select: that side alone (a quick look at the rejection costs).
+if [ "${ONLY:-}" = select ]; then
+	select_side
+	exit 0
+fi
 write_side
 [ -n "${QUICK:-}" ] || generic_side
+[ -n "${QUICK:-}" ] && GEN_CALLS=4000
+select_side
 for r in $(seq "$ROUNDS"); do
 	read_tring
 	read_ftrace splice

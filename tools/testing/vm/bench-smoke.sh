@@ -30,6 +30,14 @@ for rate in 20000 0; do
 	done
 	tap_ok $(grep -qE "^sustain ftrace_splice $rate written [1-9][0-9]* failed [0-9]+ ns [1-9][0-9]* lost [0-9]+$" $out; echo $?) "sustained: ftrace splice reader measured at rate $rate"
 done
+if [ -f /sys/kernel/debug/tring/tracking/pid ] &&
+   grep -q '^raw_syscalls:sys_enter$' /sys/kernel/tracing/available_events 2>/dev/null; then
+	for impl in tring_recorded tring_tracking tring_gen_recorded tring_gen_tracking \
+		    tring_gen_filter ftrace_recorded ftrace_pid ftrace_filter; do
+		tap_ok $(grep -qE "^select $impl ns_per_event -?[0-9]+ calls 4000 round 1$" $out; echo $?) "select: $impl measured"
+	done
+	tap_ok $([ -z "$(cat /sys/kernel/debug/tring/tracking/pid)" ]; echo $?) "select: tracking cleared afterwards"
+fi
 kb=$(sed -n 's/^default_buffer kb \([0-9]*\) subbuf_kb [0-9]*$/\1/p' $out)
 tap_ok $([ "$kb" = 4096 ]; echo $?) "the default buffer is 4096 KiB per CPU (${kb:-none})"
 rmmod tring_bench

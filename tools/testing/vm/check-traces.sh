@@ -347,6 +347,66 @@ if [ -f "$sl.expect" ]; then
 		test "$names" = "$(tr ' ' '\n' <"$sl.expect" | sort | tr '\n' ' ')"
 fi
 
+# --- track: tring-record -- COMMAND and -p -------------------------------------
+# tring_track_test.sh recorded a command's process tree (tring_track_work:
+# threads, a grandchild, an early exit) while the same tree ran untracked
+# beside it, then one process with -p. Every event must be about the
+# tree: its tids are the command's and, from its fork events on, each
+# child's (with -p, only the process itself: no follow); a switch about
+# it as either task. The tree's markers and getcpu calls are counted.
+# track_count BT ROOT FOLLOW: "tree=N getcpu=N out=N pself=N pkid=N bad=N"
+track_count() {
+	awk -v root="$2" -v follow="$3" '
+	function f(name,   v) {
+		v = $0
+		if (!sub(".*[{ ]" name " = ", "", v))
+			return ""
+		sub(/[,} ].*/, "", v)
+		return v
+	}
+	function out(what) { bad++; if (bad < 5) print "# not about the tree: " what > "/dev/stderr" }
+	BEGIN { tree[root] = 1 }
+	/ sched_process_fork: / {
+		if (!(f("parent_tid") in tree) && !(f("parent_pid") in tree))
+			out($0)
+		if (follow) { tree[f("child_tid")] = 1; tree[f("child_pid")] = 1 }
+		next
+	}
+	/ sched_process_(exit|exec): / { if (!(f("tid") in tree)) out($0); next }
+	/ sched_switch: / {
+		if (!(f("prev_tid") in tree) && !(f("next_tid") in tree)) out($0)
+		next
+	}
+	/ marker: / {
+		if (!(f("tid") in tree)) out($0)
+		t = $0; sub(/.*text = "/, "", t); sub(/[ "].*/, "", t); n[t]++
+		next
+	}
+	/ sys_getcpu: / { getcpu++ }
+	END {
+		printf "tree=%d getcpu=%d out=%d pself=%d pkid=%d bad=%d\n",
+			n["tree"], getcpu, n["out"], n["pself"], n["pkid"], bad
+	}' "$1"
+}
+
+tk=$traces/track
+if [ -f "$tk.expect" ]; then
+	check "track: babeltrace2 reads the trace of -- COMMAND" bt "$tk"
+	got=$(track_count "$tk.bt" "$(head -n 1 "$tk.expect")" 1)
+	want="$(sed -n 2p "$tk.expect") out=0 pself=0 pkid=0 bad=0"
+	check "track: -- COMMAND: $got (want $want)" test "$got" = "$want"
+	check "track: the tree's forks, exits and switches are there" \
+		test "$(grep -cE ' sched_process_(fork|exit): | sched_switch: ' "$tk.bt")" -ge 24
+fi
+tp=$traces/track-p
+if [ -f "$tp.expect" ]; then
+	check "track-p: babeltrace2 reads the trace of -p" bt "$tp"
+	read -r tpid tpwant <"$tp.expect"
+	got=$(track_count "$tp.bt" "$tpid" 0)
+	want="tree=0 getcpu=0 out=0 $tpwant pkid=0 bad=0"
+	check "track-p: -p $tpid: $got (want $want)" test "$got" = "$want"
+fi
+
 # --- generic-all: a second of every generic event on, under load --------------
 ga=$traces/generic-all
 if [ -d "$ga" ]; then

@@ -1,0 +1,507 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring: process tracking, the processes whose events are recorded.
+ *
+ * /sys/kernel/debug/tring/tracking/
+ *   pid      the processes recorded, one per line; empty: all of them.
+ *            The first write of an open replaces the set, unless it was
+ *            opened to append (">>"); later writes add. Numbers are
+ *            separated by blanks or commas and read in the writer's PID
+ *            namespace; a thread's number stands for its whole process.
+ *            One that names no process fails the write with ESRCH, and
+ *            nothing changes. An empty replacing write clears the set.
+ *   follow   1: a process the set holds adds each child it forks, before
+ *            the child first runs; 0 (the default): the set holds only
+ *            what was written.
+ *
+ * The set is a bitmap of thread-group ids in the initial namespace,
+ * PID_MAX_LIMIT bits (512 KiB on 64-bit), allocated while a set is in
+ * force. A process leaves it when its last thread exits
+ * (sched_process_exit with signal->live at zero), so that its number,
+ * once reused, is not recorded by mistake; a set whose processes have
+ * all exited records nothing until it is cleared.
+ *
+ * Concurrency: tring_track_lock serializes the files' writes, the
+ * map's allocation and freeing, and the probes' registration. The map's
+ * bits change with atomic bit operations: from the writes, from the fork
+ * probe (follow) and from the exit probe, in task context with
+ * preemption off. Event writers, in any context, NMI included, test
+ * bits of the map they find under rcu_read_lock_sched; it is freed after
+ * a grace period once unpublished.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/bitmap.h>
+#include <linux/bsearch.h>
+#include <linux/debugfs.h>
+#include <linux/fs.h>
+#include <linux/mutex.h>
+#include <linux/pid.h>
+#include <linux/pid_namespace.h>
+#include <linux/rcupdate.h>
+#include <linux/sched/signal.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/sort.h>
+#include <linux/threads.h>
+#include <linux/tracepoint.h>
+#include <linux/uaccess.h>
+#include <linux/vmalloc.h>
+
+#include <trace/events/sched.h>
+
+#include "tring_event_gen.h"
+#include "tring_track.h"
+
+/* The longest write tracking/pid takes: thousands of numbers. */
+#define TRING_TRACK_WRITE_MAX	(64 * 1024)
+
+/*
+ * Probes of a higher priority run first: the child joins before any
+ * probe of the fork sees it, and the process leaves after every probe
+ * of its exit, ours (sched_process_exit recorded) and perf's, ran.
+ */
+#define TRING_TRACK_FORK_PRIO	(TRACEPOINT_DEFAULT_PRIO + 1)
+#define TRING_TRACK_EXIT_PRIO	(TRACEPOINT_DEFAULT_PRIO - 1)
+
+DEFINE_STATIC_KEY_FALSE(tring_track_key);
+
+static DEFINE_MUTEX(tring_track_lock);
+static unsigned long __rcu *tring_track_map;	/* see above */
+static bool tring_track_follow;			/* WRITE_ONCE, under the lock */
+static struct tracepoint *tring_track_tp_fork;
+static struct tracepoint *tring_track_tp_exit;
+
+/**
+ * tring_track_reject - the tracking check, out of line
+ * @a: a task the event is about.
+ * @b: another, or NULL.
+ *
+ * Return: true if a set is in force and holds neither task's process.
+ */
+bool tring_track_reject(const struct task_struct *a,
+			const struct task_struct *b)
+{
+	const unsigned long *map;
+	bool reject = false;
+
+	preempt_disable_notrace();
+	map = rcu_dereference_sched(tring_track_map);
+	if (map)
+		reject = !test_bit(a->tgid, map) &&
+			 (!b || !test_bit(b->tgid, map));
+	preempt_enable_notrace();
+	return reject;
+}
+
+/* Follow: a tracked process's child joins before it first runs. */
+static void tring_track_fork(void *data, struct task_struct *parent,
+			     struct task_struct *child)
+{
+	unsigned long *map = rcu_dereference_sched(tring_track_map);
+
+	/* A new thread has its parent's tgid: nothing to add. */
+	if (map && READ_ONCE(tring_track_follow) &&
+	    test_bit(parent->tgid, map))
+		set_bit(child->tgid, map);
+}
+
+/* The last thread of a process exits: its number may be reused. */
+static void tring_track_exit_probe(void *data, struct task_struct *p)
+{
+	unsigned long *map = rcu_dereference_sched(tring_track_map);
+
+	/*
+	 * do_exit() decremented signal->live before this tracepoint with a
+	 * fully ordered atomic_dec_and_test(): it orders that store before
+	 * the test_bit() here, pairing with the smp_mb__after_atomic() in
+	 * tring_track_add(), so one of the two sides sees the other's store
+	 * and the bit of a dead process is cleared.
+	 */
+	if (map && !atomic_read(&p->signal->live) && test_bit(p->tgid, map))
+		clear_bit(p->tgid, map);
+}
+
+/* Attach or detach the fork and exit probes; under tring_track_lock. */
+static int tring_track_probes(bool on)
+{
+	int ret;
+
+	if (!on) {
+		tracepoint_probe_unregister(tring_track_tp_fork,
+					    tring_track_fork, NULL);
+		tracepoint_probe_unregister(tring_track_tp_exit,
+					    tring_track_exit_probe, NULL);
+		return 0;
+	}
+	ret = tracepoint_probe_register_prio(tring_track_tp_fork,
+					     tring_track_fork, NULL,
+					     TRING_TRACK_FORK_PRIO);
+	if (ret)
+		return ret;
+	ret = tracepoint_probe_register_prio(tring_track_tp_exit,
+					     tring_track_exit_probe, NULL,
+					     TRING_TRACK_EXIT_PRIO);
+	if (ret)
+		goto unregister_fork;
+	return 0;
+
+unregister_fork:
+	tracepoint_probe_unregister(tring_track_tp_fork, tring_track_fork,
+				    NULL);
+	return ret;
+}
+
+/*
+ * Put a set in force: an empty map, published, then the probes, then
+ * the static key. Events are left out until the caller sets its bits.
+ */
+static int tring_track_start(void)
+{
+	unsigned long *map;
+	int ret;
+
+	map = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
+	if (!map)
+		return -ENOMEM;
+	rcu_assign_pointer(tring_track_map, map);
+	ret = tring_track_probes(true);
+	if (ret)
+		goto unpublish;
+	static_branch_enable(&tring_track_key);
+	return 0;
+
+unpublish:
+	RCU_INIT_POINTER(tring_track_map, NULL);
+	synchronize_rcu();
+	vfree(map);
+	return ret;
+}
+
+/* Clear the set: every process is recorded again. */
+static void tring_track_stop(void)
+{
+	unsigned long *map = rcu_dereference_protected(tring_track_map,
+				lockdep_is_held(&tring_track_lock));
+
+	if (!map)
+		return;
+	static_branch_disable(&tring_track_key);
+	tring_track_probes(false);
+	RCU_INIT_POINTER(tring_track_map, NULL);
+	/* No probe and no event writer uses the map after this. */
+	tracepoint_synchronize_unregister();
+	vfree(map);
+}
+
+static int tring_track_cmp(const void *a, const void *b)
+{
+	pid_t x = *(const pid_t *)a, y = *(const pid_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * Parse @text: numbers separated by blanks or commas, each naming a
+ * live task in the writer's namespace. Fill @tasks with a reference to
+ * each (at most @max). Return: how many, or -EINVAL, -ESRCH.
+ */
+static int tring_track_parse(char *text, struct task_struct **tasks,
+			     int max)
+{
+	char *tok;
+	int n = 0, nr, ret;
+
+	while ((tok = strsep(&text, " \t\n,")) != NULL) {
+		if (!*tok)
+			continue;
+		ret = kstrtoint(tok, 10, &nr);
+		if (ret || nr <= 0 || n == max) {
+			ret = -EINVAL;
+			goto put_tasks;
+		}
+		tasks[n] = get_pid_task(find_vpid(nr), PIDTYPE_PID);
+		if (!tasks[n]) {
+			ret = -ESRCH;
+			goto put_tasks;
+		}
+		n++;
+	}
+	return n;
+
+put_tasks:
+	while (n--)
+		put_task_struct(tasks[n]);
+	return ret;
+}
+
+/* Drop from @map every process not among the @n sorted @tgids. */
+static void tring_track_keep_only(unsigned long *map, const pid_t *tgids,
+				  int n)
+{
+	unsigned long bit;
+	pid_t nr;
+
+	for_each_set_bit(bit, map, PID_MAX_LIMIT) {
+		nr = bit;
+		if (!bsearch(&nr, tgids, n, sizeof(*tgids), tring_track_cmp))
+			clear_bit(bit, map);
+	}
+}
+
+/* Add task @t's process to @map, unless it has exited meanwhile. */
+static void tring_track_add(unsigned long *map, struct task_struct *t)
+{
+	pid_t tgid = task_tgid_nr(t);
+
+	set_bit(tgid, map);
+	/*
+	 * Orders the set_bit() before the read of signal->live, pairing
+	 * with the atomic_dec_and_test() before tring_track_exit_probe():
+	 * a process whose last thread passed its exit probe before the bit
+	 * was set is seen dead here and taken out again.
+	 */
+	smp_mb__after_atomic();
+	if (!atomic_read(&t->signal->live))
+		clear_bit(tgid, map);
+}
+
+/*
+ * Put the processes of @tasks (@n of them) in the set: in place of it if
+ * @replace, else beside it. An empty replacement clears the set.
+ */
+static int tring_track_apply(struct task_struct **tasks, int n, bool replace)
+{
+	unsigned long *map = rcu_dereference_protected(tring_track_map,
+				lockdep_is_held(&tring_track_lock));
+	pid_t *tgids;
+	int i, ret;
+
+	if (!n) {
+		if (replace)
+			tring_track_stop();
+		return 0;
+	}
+	tgids = kmalloc_array(n, sizeof(*tgids), GFP_KERNEL);
+	if (!tgids)
+		return -ENOMEM;
+	for (i = 0; i < n; i++)
+		tgids[i] = task_tgid_nr(tasks[i]);
+	sort(tgids, n, sizeof(*tgids), tring_track_cmp, NULL);
+	if (!map) {
+		ret = tring_track_start();
+		if (ret)
+			goto free_tgids;
+		map = rcu_dereference_protected(tring_track_map,
+						lockdep_is_held(&tring_track_lock));
+	} else if (replace) {
+		/* A process in both sets keeps its bit all along. */
+		tring_track_keep_only(map, tgids, n);
+	}
+	for (i = 0; i < n; i++)
+		tring_track_add(map, tasks[i]);
+	ret = 0;
+free_tgids:
+	kfree(tgids);
+	return ret;
+}
+
+/*
+ * How the file was opened, which only open() sees (the flags lose
+ * O_TRUNC after it), kept in seq_file's private pointer: without
+ * O_APPEND (">", or a program's plain open) the first write replaces the
+ * set; with O_TRUNC (">") a close without any write clears it.
+ */
+#define TRING_TRACK_REPLACE	1UL
+#define TRING_TRACK_TRUNC	2UL
+
+static ssize_t tring_track_pid_write(struct file *file,
+				     const char __user *ubuf, size_t count,
+				     loff_t *ppos)
+{
+	struct seq_file *m = file->private_data;
+	/* The first write replaces the set (see above), the others add. */
+	bool replace = (unsigned long)m->private & TRING_TRACK_REPLACE;
+	struct task_struct **tasks;
+	int n, max = count / 2 + 1;
+	char *text;
+	int ret;
+
+	/*
+	 * Two writes at once through one file may both replace: the set is
+	 * then one of theirs, as if they had come one after the other.
+	 */
+	m->private = NULL;
+	if (count > TRING_TRACK_WRITE_MAX)
+		return -EINVAL;
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return PTR_ERR(text);
+	tasks = kmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
+	ret = -ENOMEM;
+	if (!tasks)
+		goto free_text;
+	n = tring_track_parse(text, tasks, max);
+	ret = n;
+	if (n < 0)
+		goto free_tasks;
+	mutex_lock(&tring_track_lock);
+	ret = tring_track_apply(tasks, n, replace);
+	mutex_unlock(&tring_track_lock);
+	while (n--)
+		put_task_struct(tasks[n]);
+	if (!ret)
+		ret = count;
+free_tasks:
+	kfree(tasks);
+free_text:
+	kfree(text);
+	return ret;
+}
+
+/* The set, in the reader's PID namespace (processes it cannot see left out). */
+static int tring_track_pid_show(struct seq_file *m, void *unused)
+{
+	struct pid_namespace *ns = task_active_pid_ns(current);
+	unsigned long *map, bit;
+	struct pid *pid;
+	pid_t nr;
+
+	mutex_lock(&tring_track_lock);
+	map = rcu_dereference_protected(tring_track_map,
+					lockdep_is_held(&tring_track_lock));
+	if (map) {
+		for_each_set_bit(bit, map, PID_MAX_LIMIT) {
+			rcu_read_lock();
+			pid = find_pid_ns(bit, &init_pid_ns);
+			nr = pid ? pid_nr_ns(pid, ns) : 0;
+			rcu_read_unlock();
+			if (nr > 0)
+				seq_printf(m, "%d\n", nr);
+		}
+	}
+	mutex_unlock(&tring_track_lock);
+	return 0;
+}
+
+static int tring_track_pid_open(struct inode *inode, struct file *file)
+{
+	unsigned long how = 0;
+
+	if ((file->f_mode & FMODE_WRITE) && !(file->f_flags & O_APPEND))
+		how |= TRING_TRACK_REPLACE;
+	if ((file->f_mode & FMODE_WRITE) && (file->f_flags & O_TRUNC))
+		how |= TRING_TRACK_TRUNC;
+	return single_open(file, tring_track_pid_show, (void *)how);
+}
+
+/* ": > pid" opens with O_TRUNC and writes nothing: that clears too. */
+static int tring_track_pid_release(struct inode *inode, struct file *file)
+{
+	struct seq_file *m = file->private_data;
+
+	if ((unsigned long)m->private & TRING_TRACK_TRUNC) {
+		mutex_lock(&tring_track_lock);
+		tring_track_stop();
+		mutex_unlock(&tring_track_lock);
+	}
+	return single_release(inode, file);
+}
+
+static const struct file_operations tring_track_pid_fops = {
+	.owner		= THIS_MODULE,
+	.open		= tring_track_pid_open,
+	.read		= seq_read,
+	.write		= tring_track_pid_write,
+	.llseek		= noop_llseek,
+	.release	= tring_track_pid_release,
+};
+
+static ssize_t tring_track_follow_read(struct file *file, char __user *ubuf,
+				       size_t count, loff_t *ppos)
+{
+	char text[2] = { READ_ONCE(tring_track_follow) ? '1' : '0', '\n' };
+
+	return simple_read_from_buffer(ubuf, count, ppos, text, sizeof(text));
+}
+
+static ssize_t tring_track_follow_write(struct file *file,
+					const char __user *ubuf, size_t count,
+					loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	mutex_lock(&tring_track_lock);
+	WRITE_ONCE(tring_track_follow, on);
+	mutex_unlock(&tring_track_lock);
+	return count;
+}
+
+static const struct file_operations tring_track_follow_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= tring_track_follow_read,
+	.write	= tring_track_follow_write,
+	.llseek	= noop_llseek,
+};
+
+static void tring_track_find_tp(struct tracepoint *tp, void *priv)
+{
+	if (!strcmp(tp->name, "sched_process_fork"))
+		tring_track_tp_fork = tp;
+	else if (!strcmp(tp->name, "sched_process_exit"))
+		tring_track_tp_exit = tp;
+}
+
+/**
+ * tring_track_init - create the tracking files
+ * @root: /sys/kernel/debug/tring.
+ *
+ * Without the fork and exit tracepoints, with the prototypes the probes
+ * have, tracking is left out with a message: the files are not made.
+ *
+ * Return: 0 or -errno from debugfs.
+ */
+int tring_track_init(struct dentry *root)
+{
+	struct dentry *dir, *f;
+
+	for_each_kernel_tracepoint(tring_track_find_tp, NULL);
+	if (!tring_track_tp_fork || !tring_track_tp_exit ||
+	    !TRING_PROTO_OK(sched_process_fork,
+			    PARAMS(struct task_struct *parent,
+				   struct task_struct *child)) ||
+	    !TRING_PROTO_OK(sched_process_exit, PARAMS(struct task_struct *p))) {
+		pr_info("process tracking left out: sched_process_fork/exit differ in this kernel\n");
+		return 0;
+	}
+	dir = debugfs_create_dir("tracking", root);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	f = debugfs_create_file("pid", 0600, dir, NULL, &tring_track_pid_fops);
+	if (!IS_ERR(f))
+		f = debugfs_create_file("follow", 0600, dir, NULL,
+					&tring_track_follow_fops);
+	if (IS_ERR(f)) {
+		debugfs_remove(dir);
+		return PTR_ERR(f);
+	}
+	return 0;
+}
+
+/**
+ * tring_track_exit - clear the set
+ *
+ * After every event probe is detached: frees the map once no probe of
+ * ours can run. The files go with the root.
+ */
+void tring_track_exit(void)
+{
+	mutex_lock(&tring_track_lock);
+	tring_track_stop();
+	mutex_unlock(&tring_track_lock);
+}

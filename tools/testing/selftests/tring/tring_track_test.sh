@@ -1,0 +1,214 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Process tracking: tracking/pid and tracking/follow, and tring-record's
+# -p, --follow and -- COMMAND, on the running kernel. Counts are exact:
+# only the marker event (or the fork and exit events) is on, and what
+# the buffer took is the sum of events_written over the CPUs.
+#
+#   bad       a PID that names no process (ESRCH), text, zero, a negative
+#             number: each write fails and the set stays as it was
+#   set       the set holds what was written (>), added (>>), replaced
+#   markers   with this shell tracked, its markers are recorded and its
+#             untracked child's are not; with follow, children and
+#             grandchildren are recorded, and leave the set as they exit
+#   fork      fork and exit events: a tracked parent's forks are
+#             recorded; its children's exits only with follow
+#   exit      a tracked process that exits leaves the set
+#   clear     ": >" clears the set: every process is recorded again
+#   record    tring-record -- COMMAND (tring_track_work: threads,
+#             grandchildren, an early exit) while the same tree runs
+#             untracked, and -p: the traces go to /results/traces/track
+#             and track-p for check-traces.sh, which checks every
+#             event's process and the exact counts; exit statuses (the
+#             command's, 127, 128 + 9, 1 for -p of no process, 125)
+
+T=/sys/kernel/debug/tring
+K=$T/tracking
+OUT=/results/traces
+# tap_ok, tap_end (tools/testing/vm/tap.sh, in /tests beside this test)
+. "$(dirname "$0")/tap.sh"
+
+# W: events_written summed over the CPUs, read with builtins only: a
+# command substitution would fork this shell, and with the fork event
+# on, or follow set, that fork would count.
+count_written() {
+	W=0
+	for f in $T/per_cpu/cpu*/stats; do
+		while read -r k v; do
+			[ "$k" = events_written: ] && W=$((W + v))
+		done <"$f"
+	done
+}
+
+# markers N: this shell writes N markers
+markers() {
+	i=0
+	while [ $i -lt "$1" ]; do
+		echo "m $i" >$T/trace_marker
+		i=$((i + 1))
+	done
+}
+
+# L: the set, space-separated, read with builtins only (with follow
+# set, the processes of a command substitution would join it).
+get_list() {
+	L=
+	while read -r x; do
+		L="$L${L:+ }$x"
+	done <$K/pid
+}
+
+echo "TAP version 13"
+if [ ! -f $K/pid ]; then
+	echo "1..1"
+	echo "not ok 1 no $K/pid"
+	exit 1
+fi
+echo 0 >$T/events/enable
+echo 1 >$T/events/tring/marker/enable
+
+# --- bad ----------------------------------------------------------------------
+sleep 100 &
+bg=$!
+echo $bg >$K/pid
+for bad in 99999999 abc 0 -5 "$bg x" "$bg,,99999999"; do
+	echo "$bad" >$K/pid 2>/tmp/track.err
+	rc=$?
+	[ $rc != 0 ] && get_list; [ "$L" = "$bg" ]
+	tap_ok $? "bad: '$bad' refused ($(cat /tmp/track.err | sed 's/.*: //')), the set is $L"
+done
+
+# --- set ----------------------------------------------------------------------
+both=$(printf '%s\n' $$ $bg | sort -n | tr '\n' ' ' | sed 's/ $//')
+echo $$ >>$K/pid
+get_list
+[ "$L" = "$both" ]
+tap_ok $? "set: >> adds: $L (want $both)"
+echo "$$" >$K/pid
+get_list
+[ "$L" = "$$" ]
+tap_ok $? "set: > replaces: $L (want $$)"
+
+# --- markers ------------------------------------------------------------------
+echo 0 >$K/follow
+count_written; w0=$W
+markers 10
+sh -c "i=0; while [ \$i -lt 7 ]; do echo o >$T/trace_marker; i=\$((i + 1)); done"
+count_written; d=$((W - w0))
+[ $d = 10 ]
+tap_ok $? "markers: tracked shell 10, untracked child 7: $d recorded (want 10)"
+echo 1 >$K/follow
+count_written; w0=$W
+markers 3
+( i=0; while [ $i -lt 4 ]; do echo c >$T/trace_marker; i=$((i + 1)); done
+  sh -c "echo g >$T/trace_marker; echo g >$T/trace_marker" ) &
+wait $!
+count_written; d=$((W - w0))
+[ $d = 9 ]
+tap_ok $? "markers: follow: shell 3, child 4, grandchild 2: $d recorded (want 9)"
+get_list
+[ "$L" = "$$" ]
+tap_ok $? "markers: the children left the set as they exited: $L"
+
+# --- fork ---------------------------------------------------------------------
+echo 0 >$T/events/tring/marker/enable
+echo 1 >$T/events/sched/sched_process_fork/enable
+echo 1 >$T/events/sched/sched_process_exit/enable
+# forks FOLLOW WANT: 3 children of this shell with follow FOLLOW
+forks() {
+	echo "$1" >$K/follow
+	count_written; w0=$W
+	sh -c "exit 0"; sh -c "exit 0"; sh -c "exit 0"
+	count_written; d=$((W - w0))
+	[ $d = "$2" ]
+}
+forks 0 3
+tap_ok $? "fork: 3 children of the tracked shell: $d fork events and no exit (want 3)"
+forks 1 6
+tap_ok $? "fork: with follow, 3 forks and 3 exits: $d (want 6)"
+echo 0 >$T/events/sched/sched_process_fork/enable
+echo 0 >$T/events/sched/sched_process_exit/enable
+
+# --- exit ---------------------------------------------------------------------
+echo $bg >>$K/pid
+get_list
+had=$L
+kill $bg
+wait $bg 2>/dev/null
+get_list
+[ "$had" = "$both" ] && [ "$L" = "$$" ]
+tap_ok $? "exit: $bg left the set when it exited ($had, then $L)"
+
+# --- clear --------------------------------------------------------------------
+echo 1 >$T/events/tring/marker/enable
+: >$K/pid
+count_written; w0=$W
+( i=0; while [ $i -lt 7 ]; do echo o >$T/trace_marker; i=$((i + 1)); done ) &
+wait $!
+count_written; d=$((W - w0))
+get_list
+[ -z "$L" ] && [ $d = 7 ]
+tap_ok $? "clear: ': >' empties the set, every process is recorded: $d (want 7)"
+echo 0 >$K/follow
+echo 0 >$T/events/tring/marker/enable
+
+# --- record -------------------------------------------------------------------
+WORK="$(dirname "$0")/tring_track_work"
+EV="-e tring:marker -e sched_switch -e sched_process_fork -e sched_process_exit -e sched_process_exec -e syscall_entry"
+# The same tree, untracked, all along.
+rm -f /tmp/track.stop
+( while [ ! -f /tmp/track.stop ]; do $WORK out 2 10; done ) &
+outside=$!
+# shellcheck disable=SC2086
+tring-record -q --no-statedump $EV -o $OUT/track -- \
+	sh -c "$WORK tree 2 10 && $WORK tree 2 10; exit 7"
+rc=$?
+get_list
+[ $rc = 7 ] && [ -z "$L" ] && [ "$(cat $K/follow)" = 0 ]
+tap_ok $? "record: -- COMMAND: exit status $rc (want 7), tracking restored ('$L', follow $(cat $K/follow))"
+sed -n 's/^command_pid=//p' $OUT/track/.tring-record.summary >$OUT/track.expect
+echo "tree=120 getcpu=120" >>$OUT/track.expect
+
+# -p: this process's own markers, not its untracked child's.
+rm -f /tmp/track.go
+sh -c "while [ ! -f /tmp/track.go ]; do sleep 0.05; done
+	i=0; while [ \$i -lt 5 ]; do echo pself >$T/trace_marker; i=\$((i + 1)); done
+	$WORK pkid 1 3; exit 0" &
+p=$!
+tring-record -q --no-statedump $EV -p $p -o $OUT/track-p &
+rec=$!
+while [ ! -f $OUT/track-p/kernel/metadata ] && kill -0 $rec 2>/dev/null; do
+	sleep 0.1
+done
+touch /tmp/track.go
+wait $p
+kill -INT $rec
+wait $rec
+rc=$?
+get_list
+[ $rc = 0 ] && [ -z "$L" ]
+tap_ok $? "record: -p $p: exit status $rc, tracking restored ('$L')"
+echo "$p pself=5" >$OUT/track-p.expect
+touch /tmp/track.stop
+wait $outside
+
+tring-record -q --no-statedump -o /tmp/track-x -- /nonexistent/cmd 2>/tmp/track.err
+rc=$?
+[ $rc = 127 ] && grep -q 'cannot run /nonexistent/cmd' /tmp/track.err
+tap_ok $? "record: a COMMAND not found: exit status $rc (want 127)"
+tring-record -q --no-statedump -o /tmp/track-x -f -- sh -c 'kill -9 $$'
+rc=$?
+[ $rc = 137 ]
+tap_ok $? "record: a COMMAND killed by SIGKILL: exit status $rc (want 137)"
+tring-record -q --no-statedump -o /tmp/track-x -f -p 99999999 2>/tmp/track.err
+rc=$?
+[ $rc = 1 ] && grep -q 'no such process' /tmp/track.err
+tap_ok $? "record: -p 99999999: exit status $rc (want 1), $(cat /tmp/track.err)"
+tring-record -q --no-statedump -o /tmp/track-x -f --bad-option -- true 2>/dev/null
+rc=$?
+[ $rc = 125 ]
+tap_ok $? "record: a bad option with a COMMAND: exit status $rc (want 125)"
+rm -rf /tmp/track-x
+
+tap_end

@@ -1,0 +1,181 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring-record's unit tests: -p, --follow and -- COMMAND (track.c)
+ * against fake tracking files; COMMAND is a real process (a script).
+ */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "test_record.h"
+
+static char pid_path[600], follow_path[600], script[600];
+
+/* tracking/pid holding @pids, tracking/follow @follow. */
+static void fake_tracking(const char *pids, const char *follow)
+{
+	fake_setup(1, 4096, 8, false);
+	mkdirs("%s/tracking", fk.tring);
+	snprintf(pid_path, sizeof(pid_path), "%s/tracking/pid", fk.tring);
+	snprintf(follow_path, sizeof(follow_path), "%s/tracking/follow",
+		 fk.tring);
+	write_file(pid_path, pids);
+	write_file(follow_path, follow);
+}
+
+/* A script COMMAND: @body after #!/bin/sh. */
+static const char *make_script(const char *body)
+{
+	char text[256];
+
+	snprintf(script, sizeof(script), "%s/cmd.sh", fk.root);
+	snprintf(text, sizeof(text), "#!/bin/sh\n%s\n", body);
+	write_file(script, text);
+	chmod(script, 0700);
+	return script;
+}
+
+/* The first line of @path, without its newline. */
+static const char *first_line(const char *path)
+{
+	static char buf[256];
+
+	if (tr_read_small_file(path, buf, sizeof(buf)))
+		strcpy(buf, "(none)");
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+static char seen_pid[256], seen_follow[8];
+
+/* Look at the tracking files while recording; stop at once. */
+static void tick_track(unsigned int n)
+{
+	if (n != 1)
+		return;
+	strcpy(seen_pid, first_line(pid_path));
+	strcpy(seen_follow, first_line(follow_path));
+	tr_request_stop();
+}
+
+/* Look, then let COMMAND run to its end (the loop stops by itself). */
+static void tick_track_slow(unsigned int n)
+{
+	struct timespec ms = { 0, 1000 * 1000 };
+
+	if (n == 1) {
+		strcpy(seen_pid, first_line(pid_path));
+		strcpy(seen_follow, first_line(follow_path));
+	}
+	nanosleep(&ms, NULL);
+}
+
+/* -p and --follow are in force while recording, and restored after. */
+static void test_track_pid(void)
+{
+	char args[128], want[32];
+
+	fake_tracking("1\n", "0\n");
+	fk.tick = tick_track;
+	snprintf(args, sizeof(args), "-p %d,1 --follow", (int)getpid());
+	CHECK(record(args) == 0);
+	snprintf(want, sizeof(want), "%d 1", (int)getpid());
+	CHECK(!strcmp(seen_pid, want));
+	CHECK(!strcmp(seen_follow, "1"));
+	CHECK(!strcmp(first_line(pid_path), "1"));
+	CHECK(!strcmp(first_line(follow_path), "0"));
+
+	/* A set of processes that all exited since: cleared, with a word. */
+	fake_tracking("99999999\n", "1\n");
+	fk.tick = tick_track;
+	snprintf(args, sizeof(args), "-p %d", (int)getpid());
+	CHECK(record(args) == 0);
+	CHECK(!strcmp(first_line(pid_path), ""));
+	CHECK(!strcmp(first_line(follow_path), "1"));
+	CHECK(err_has("no process of the set tracking/pid held before is left"));
+}
+
+/* COMMAND's exit status is tring-record's; it is tracked, with follow. */
+static void test_track_command(void)
+{
+	char args[700];
+
+	fake_tracking("", "0\n");
+	fk.tick = tick_track_slow;
+	snprintf(args, sizeof(args), "-- %s", make_script("exit 3"));
+	CHECK(record(args) == 3);
+	CHECK(sum("command_exit_status") == 3);
+	CHECK(sum("exit_status") == 0);
+	CHECK(sum("command_pid") == strtoull(seen_pid, NULL, 10));
+	CHECK(!strcmp(seen_follow, "1"));
+	CHECK(sum_is("stop", "command"));
+	CHECK(!strcmp(first_line(pid_path), ""));
+	CHECK(!strcmp(first_line(follow_path), "0"));
+
+	/* Killed by a signal: 128 + N. */
+	fake_tracking("", "0\n");
+	fk.tick = tick_track_slow;
+	snprintf(args, sizeof(args), "-- %s", make_script("kill -9 $$"));
+	CHECK(record(args) == 128 + 9);
+
+	/* Not found, not runnable. */
+	fake_tracking("", "0\n");
+	fk.tick = tick_track_slow;
+	CHECK(record("-- /nonexistent/cmd") == TR_EXIT_COMMAND_NOT_FOUND);
+	CHECK(err_has("cannot run /nonexistent/cmd"));
+	fake_tracking("", "0\n");
+	fk.tick = tick_track_slow;
+	snprintf(args, sizeof(args), "-- %s", fk.root);
+	CHECK(record(args) == TR_EXIT_COMMAND_NOT_RUN);
+}
+
+/* Recording stops first: COMMAND gets SIGTERM (128 + 15). */
+static void test_track_stop_first(void)
+{
+	char args[700];
+
+	fake_tracking("", "0\n");
+	fk.tick = tick_track;
+	snprintf(args, sizeof(args), "-q -- %s", make_script("sleep 30"));
+	CHECK(record(args) == 128 + 15);
+	CHECK(sum("exit_status") == 0);
+	CHECK(sum_is("stop", "signal"));
+}
+
+/*
+ * tring-record's own failures: 125 with a COMMAND (never run), the
+ * usual statuses without; bad -p values; no tracking in the module.
+ */
+static void test_track_errors(void)
+{
+	char args[700];
+
+	fake_tracking("", "0\n");
+	ring(0)->busy = true;
+	snprintf(args, sizeof(args), "-- %s", make_script("exit 0"));
+	CHECK(record(args) == TR_EXIT_COMMAND_FAILED);
+	CHECK(!strcmp(first_line(pid_path), ""));
+	CHECK(!strcmp(first_line(follow_path), "0"));
+	CHECK(record("--nosuch -- true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(record("-p 0") == TR_EXIT_USAGE);
+	CHECK(record("-p 12,x") == TR_EXIT_USAGE);
+	CHECK(record("-p 99999999") == TR_EXIT_USAGE);
+	CHECK(err_has("no such process"));
+
+	fake_setup(1, 4096, 8, false);
+	snprintf(args, sizeof(args), "-p %d", (int)getpid());
+	CHECK(record(args) == TR_EXIT_SETUP);
+	CHECK(err_has("no process tracking in this tring module"));
+	snprintf(args, sizeof(args), "-- %s", script);
+	CHECK(record(args) == TR_EXIT_COMMAND_FAILED);
+}
+
+const struct test track_tests[] = {
+	{ "track_pid", test_track_pid },
+	{ "track_command", test_track_command },
+	{ "track_stop_first", test_track_stop_first },
+	{ "track_errors", test_track_errors },
+	{ NULL },
+};
