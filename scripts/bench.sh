@@ -196,6 +196,7 @@ EOP
 		printf '%-40s %10s %16s\n' event ns/event "x its recorded"
 		for pair in "tring_recorded tring hand-written syscall_entry, recorded" \
 			    "tring_tracking   left out by tracking" \
+			    "tring_filter   left out by a filter (fd == 99)" \
 			    "tring_gen_recorded tring generic raw_syscalls:sys_enter" \
 			    "tring_gen_tracking   left out by tracking" \
 			    "tring_gen_filter   left out by a filter" \
@@ -211,9 +212,10 @@ EOP
 			printf '%-40s %10s %16s\n' "${pair#* }" "$(sm "$impl")" "$(ratio "$(sm "$impl")" "$(sm "$ref")")"
 		done
 		echo "tring's left-out event against ftrace's: tracking $(ratio "$(sm tring_tracking)" "$(sm ftrace_pid)")x" \
-			"(generic $(ratio "$(sm tring_gen_tracking)" "$(sm ftrace_pid)")x), filter $(ratio "$(sm tring_gen_filter)" "$(sm ftrace_filter)")x"
+			"(generic $(ratio "$(sm tring_gen_tracking)" "$(sm ftrace_pid)")x), filter $(ratio "$(sm tring_filter)" "$(sm ftrace_filter)")x" \
+			"(generic $(ratio "$(sm tring_gen_filter)" "$(sm ftrace_filter)")x)"
 		sel=
-		for impl in tring_recorded tring_tracking tring_gen_recorded tring_gen_tracking tring_gen_filter ftrace_recorded ftrace_pid ftrace_filter; do
+		for impl in tring_recorded tring_tracking tring_filter tring_gen_recorded tring_gen_tracking tring_gen_filter ftrace_recorded ftrace_pid ftrace_filter; do
 			sel="$sel${sel:+,}\"$impl\":$(sm "$impl" | sed 's/^$/null/')"
 		done
 		json_items+=("{\"kernel\":\"$release\",\"side\":\"select\",\"ns_per_event\":{$sel}}")

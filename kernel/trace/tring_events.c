@@ -48,6 +48,7 @@
 #include <trace/events/timer.h>
 
 #include "tring_events.h"
+#include "tring_filter_file.h"
 #include "tring_generic.h"
 #include "tring_track.h"
 
@@ -292,6 +293,23 @@ static __always_inline const char *tring_str_##name(proto)		\
 #undef tf_string
 #undef TRING_MOD_EVENT
 
+/*
+ * Event @id's filter (tring_ev_filter.c), or NULL; its caller has
+ * preemption disabled. Only while some filter is in force.
+ */
+static __always_inline const struct tring_filter *tring_ev_filter(unsigned int id)
+{
+	if (!static_branch_unlikely(&tring_filter_key))
+		return NULL;
+	return tring_filter_get(&tring_ev_fslots[id - TRING_ID_FIRST_EVENT]);
+}
+
+/*
+ * tring_write_<name>(args): the event, filled in place once reserved.
+ * With a filter in force, first the filter's record, filled on the
+ * stack from the same expressions, is tested: a rejected event reserves
+ * nothing.
+ */
 #define tf_integer(type, f, e)	(tp_ = tring_put(tp_, &(type) { (e) }, sizeof(type))),
 #define tf_comm(f, t)		(tp_ = tring_put(tp_, (t)->comm, TASK_COMM_LEN)),
 #define tf_text(f, n, e)	(tp_ = tring_put_text(tp_, (e), (n))),
@@ -299,10 +317,28 @@ static __always_inline const char *tring_str_##name(proto)		\
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
 static __always_inline void tring_write_##name(proto)			\
 {									\
+	const struct tring_filter *tf_ = tring_ev_filter(TRING_EV_##name); \
+	const char *ts_ = tring_str_##name(args);			\
 	struct tring_res res __uninitialized;				\
 	void *tp_;							\
 									\
-	tp_ = tring_reserve_##name(tring_str_##name(args), &res);	\
+	if (unlikely(tf_)) {						\
+		struct {						\
+			struct tring_ev_##name ev;			\
+			const char *str;				\
+			s32 pid;					\
+		} rec_;							\
+									\
+		BUILD_BUG_ON(offsetof(typeof(rec_), pid) !=		\
+			     TRING_FREC_PID(sizeof(rec_.ev)));		\
+		tp_ = &rec_.ev;						\
+		(void)(__VA_ARGS__ 0);					\
+		rec_.str = ts_;						\
+		rec_.pid = current->pid;				\
+		if (!tring_filter_match(tf_, &rec_, sizeof(rec_)))	\
+			return;						\
+	}								\
+	tp_ = tring_reserve_##name(ts_, &res);				\
 	if (!tp_)							\
 		return;							\
 	(void)(__VA_ARGS__ 0);						\
@@ -757,6 +793,40 @@ static __always_inline void tring_sys_args(const struct tring_sys_call *sc,
 	}
 }
 
+/*
+ * Does the entry of system call @sc (@size bytes of arguments, @text its
+ * path or NULL) pass filter @f? Its record, as tring_ev_filter.c lays
+ * it out, on the stack.
+ */
+static bool tring_sys_keep(const struct tring_filter *f,
+			   const struct tring_sys_call *sc, unsigned int size,
+			   const unsigned long *args, const char *text)
+{
+	u64 rec[TRING_FREC_PID(6 * sizeof(u64)) / sizeof(u64) + 1] = { };
+	s32 pid = current->pid;
+
+	tring_sys_args(sc, rec, args);
+	memcpy((u8 *)rec + TRING_FREC_STR(size), &text, sizeof(text));
+	memcpy((u8 *)rec + TRING_FREC_PID(size), &pid, sizeof(pid));
+	return tring_filter_match(f, rec, TRING_FREC_PID(size) + sizeof(pid));
+}
+
+/* Copy the path of a call into the CPU's buffer: its length (0 on a fault). */
+static long tring_sys_path(const struct tring_sys_call *sc,
+			   const unsigned long *args, char *text)
+{
+	long n;
+
+	/* Without faulting: probes run with preemption disabled. */
+	pagefault_disable();
+	n = strncpy_from_user(text, (const char __user *)args[sc->path - 1],
+			      TRING_TEXT_MAX - 1);
+	pagefault_enable();
+	n = max(n, 0L);
+	text[n] = '\0';
+	return n;
+}
+
 /* Write sys_<name> for system call @nr: its arguments, maybe a path. */
 static void tring_sys_entry(long nr, const unsigned long *args)
 {
@@ -764,44 +834,63 @@ static void tring_sys_entry(long nr, const unsigned long *args)
 	unsigned int id = TRING_EV_SYS_FIRST + nr;
 	unsigned int size = tring_builtin_events[id - TRING_ID_FIRST_EVENT].size;
 	struct tring_res res __uninitialized;
-	char *text;
+	const struct tring_filter *f;
+	char *text = NULL;
 	void *ev;
-	long n;
+	long n = 0;
 
 	preempt_disable_notrace();
-	if (!sc->path) {
-		ev = tring_reserve_fixed(id, size, &res);
-	} else {
+	if (sc->path) {
 		text = this_cpu_ptr(tring_sys_path_text);
-		/* Without faulting: probes run with preemption disabled. */
-		pagefault_disable();
-		n = strncpy_from_user(text,
-				      (const char __user *)args[sc->path - 1],
-				      TRING_TEXT_MAX - 1);
-		pagefault_enable();
-		ev = tring_reserve_text(id, size, text, max(n, 0L), &res) ?
-		     NULL : res.data;
+		n = tring_sys_path(sc, args, text);
 	}
+	/* Rejected before anything is reserved. */
+	f = tring_ev_filter(id);
+	if (f && !tring_sys_keep(f, sc, size, args, text))
+		goto out;
+	if (text)
+		ev = tring_reserve_text(id, size, text, n, &res) ? NULL : res.data;
+	else
+		ev = tring_reserve_fixed(id, size, &res);
 	if (ev) {
 		tring_sys_args(sc, ev, args);
 		tring_commit(&res);
 	}
+out:
 	preempt_enable_notrace();
 }
+
+/*
+ * The system calls whose entries are recorded while syscall_entry's
+ * probe is registered: a bit per number, set by its
+ * events/syscalls/sys_<name>/enable, all of them by syscall_entry's
+ * enable, which also records the numbers the table lacks, as
+ * sys_unknown (tring_sys_all). Both change under tring_events_lock,
+ * set before the probe is registered and cleared after it is
+ * unregistered; the probe reads them with test_bit() and READ_ONCE(). A
+ * probe that runs while a bit changes may see it either way: the call
+ * is then recorded or not, as if it came just before or just after.
+ */
+static DECLARE_BITMAP(tring_sys_on, TRING_NR_SYSCALLS);
+static bool tring_sys_all;
 
 static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
 	unsigned long args[6];
+	bool known = id >= 0 && id < TRING_NR_SYSCALLS &&
+		     !in_compat_syscall() &&
+		     tring_builtin_events[TRING_EV_SYS_FIRST -
+					  TRING_ID_FIRST_EVENT + id].name;
 
+	if (known ? !test_bit(id, tring_sys_on) : !READ_ONCE(tring_sys_all))
+		return;
 	if (tring_track_skip(current, NULL))
 		return;
 	syscall_get_arguments(current, regs, args);
-	if (id < 0 || id >= TRING_NR_SYSCALLS || in_compat_syscall() ||
-	    !tring_builtin_events[TRING_EV_SYS_FIRST - TRING_ID_FIRST_EVENT +
-				  id].name)
-		tring_write_sys_unknown(id, args);
-	else
+	if (known)
 		tring_sys_entry(id, args);
+	else
+		tring_write_sys_unknown(id, args);
 }
 
 /**
@@ -867,8 +956,8 @@ static struct tring_enable tring_enable_all;
 static struct tring_enable tring_enable_groups[ARRAY_SIZE(tring_sources)];
 static struct tring_enable tring_enable_one[ARRAY_SIZE(tring_sources)];
 
-/* Set one source; the caller holds tring_events_lock. */
-static int tring_source_set(struct tring_source *s, bool on)
+/* Register or unregister @s's probe; the caller holds tring_events_lock. */
+static int tring_source_attach(struct tring_source *s, bool on)
 {
 	int ret = 0;
 
@@ -882,6 +971,59 @@ static int tring_source_set(struct tring_source *s, bool on)
 		ret = tracepoint_probe_unregister(s->tp, s->probe, NULL);
 	if (!ret)
 		WRITE_ONCE(s->enabled, on);
+	return ret;
+}
+
+/* syscall_entry's source: the last (see tring_sources[]). */
+static struct tring_source *tring_sys_source(void)
+{
+	return &tring_sources[ARRAY_SIZE(tring_sources) - 1];
+}
+
+/*
+ * Set one source; the caller holds tring_events_lock. syscall_entry's
+ * switches every system call, whichever were on alone.
+ */
+static int tring_source_set(struct tring_source *s, bool on)
+{
+	int ret;
+
+	if (s != tring_sys_source())
+		return tring_source_attach(s, on);
+	if (on) {
+		bitmap_fill(tring_sys_on, TRING_NR_SYSCALLS);
+		WRITE_ONCE(tring_sys_all, true);
+	}
+	ret = tring_source_attach(s, on);
+	if (!s->enabled) {
+		bitmap_zero(tring_sys_on, TRING_NR_SYSCALLS);
+		WRITE_ONCE(tring_sys_all, false);
+	}
+	return ret;
+}
+
+/* events/syscalls/sys_<name>/enable: system call @nr alone. */
+static int tring_sys_set(unsigned int nr, bool on)
+{
+	struct tring_source *s = tring_sys_source();
+	int ret = 0;
+
+	mutex_lock(&tring_events_lock);
+	if (on) {
+		set_bit(nr, tring_sys_on);
+		ret = tring_source_attach(s, true);
+		if (!s->enabled)
+			clear_bit(nr, tring_sys_on);
+	} else {
+		clear_bit(nr, tring_sys_on);
+		WRITE_ONCE(tring_sys_all, false);
+		if (s->enabled && bitmap_empty(tring_sys_on, TRING_NR_SYSCALLS)) {
+			ret = tring_source_attach(s, false);
+			/* No probe runs any more once this returns. */
+			tracepoint_synchronize_unregister();
+		}
+	}
+	mutex_unlock(&tring_events_lock);
 	return ret;
 }
 
@@ -940,6 +1082,10 @@ static char tring_sources_state(const char *group, struct tring_source *one)
 			any_on = true;
 		else
 			any_off = true;
+		/* Some system calls only. */
+		if (s == tring_sys_source() && s->enabled &&
+		    !READ_ONCE(tring_sys_all))
+			any_off = true;
 	}
 	mutex_unlock(&tring_events_lock);
 	return any_on && any_off ? 'X' : any_on ? '1' : '0';
@@ -975,6 +1121,42 @@ static const struct file_operations tring_enable_fops = {
 	.open	= simple_open,
 	.read	= tring_enable_read,
 	.write	= tring_enable_write,
+	.llseek	= default_llseek,
+};
+
+/* A system call's own enable file; its private data is the number. */
+static ssize_t tring_sys_enable_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	unsigned int nr = (uintptr_t)file->private_data;
+	char st[2] = { '0', '\n' };
+
+	mutex_lock(&tring_events_lock);
+	if (tring_sys_source()->enabled && test_bit(nr, tring_sys_on))
+		st[0] = '1';
+	mutex_unlock(&tring_events_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, st, sizeof(st));
+}
+
+static ssize_t tring_sys_enable_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	bool on;
+	int ret;
+
+	ret = kstrtobool_from_user(ubuf, count, &on);
+	if (ret)
+		return ret;
+	ret = tring_sys_set((uintptr_t)file->private_data, on);
+	return ret ? ret : count;
+}
+
+static const struct file_operations tring_sys_enable_fops = {
+	.owner	= THIS_MODULE,
+	.open	= simple_open,
+	.read	= tring_sys_enable_read,
+	.write	= tring_sys_enable_write,
 	.llseek	= default_llseek,
 };
 
@@ -1172,6 +1354,9 @@ static int tring_add_event_files(struct dentry *events, unsigned int i)
 	if (ret)
 		goto remove_dir;
 	ret = tring_add_desc_files(dir, s->desc);
+	/* A tracepoint's event can be filtered (tring_ev_filter.c). */
+	if (!ret && s->tp_name && s->desc)
+		ret = tring_ev_filter_file(dir, s->desc->id);
 	if (ret)
 		goto remove_dir;
 	dput(group);
@@ -1180,6 +1365,44 @@ static int tring_add_event_files(struct dentry *events, unsigned int i)
 remove_dir:
 	debugfs_remove(dir);
 put_group:
+	dput(group);
+	return ret;
+}
+
+/* events/syscalls/sys_<name>/: enable, id, format, filter of call @nr. */
+static int tring_sys_dir(struct dentry *group, unsigned int nr)
+{
+	const struct tring_event_desc *ev =
+		tring_default_event(TRING_EV_SYS_FIRST + nr);
+	struct dentry *dir;
+	int ret;
+
+	if (!ev)
+		return 0;
+	dir = debugfs_create_dir(ev->name, group);
+	if (IS_ERR(dir))
+		return PTR_ERR(dir);
+	ret = tring_create_file("enable", 0600, dir, (void *)(uintptr_t)nr,
+				&tring_sys_enable_fops);
+	if (!ret)
+		ret = tring_add_desc_files(dir, ev);
+	if (!ret)
+		ret = tring_ev_filter_file(dir, ev->id);
+	return ret;
+}
+
+/* A directory per system call, beside syscall_entry (every one). */
+static int tring_sys_dirs(struct dentry *events)
+{
+	struct dentry *group;
+	unsigned int nr;
+	int ret = 0;
+
+	group = tring_event_group_dir(events, ARRAY_SIZE(tring_sources) - 1);
+	if (IS_ERR(group))
+		return PTR_ERR(group);
+	for (nr = 0; nr < TRING_NR_SYSCALLS && !ret; nr++)
+		ret = tring_sys_dir(group, nr);
 	dput(group);
 	return ret;
 }
@@ -1213,6 +1436,25 @@ bool tring_events_builtin(const char *group, const char *name)
 	return false;
 }
 
+/* Find each source's tracepoint; say which events this kernel lacks. */
+static void tring_find_tracepoints(void)
+{
+	unsigned int i;
+
+	i = tring_note_left_out();
+	if (i)
+		pr_warn("%u events left out: their tracepoints changed\n", i);
+	for_each_kernel_tracepoint(tring_find_tp, NULL);
+	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
+		if (!tring_sources[i].proto_ok)
+			pr_info("event %s left out: tracepoint %s has another prototype\n",
+				tring_sources[i].name, tring_sources[i].tp_name);
+		else if (tring_sources[i].tp_name && !tring_sources[i].tp)
+			pr_info("no tracepoint %s in this kernel\n",
+				tring_sources[i].tp_name);
+	}
+}
+
 /**
  * tring_events_init - check the event table and create the files
  * @root: /sys/kernel/debug/tring.
@@ -1227,22 +1469,15 @@ int tring_events_init(struct dentry *root)
 	unsigned int i;
 	int ret;
 
-	i = tring_note_left_out();
-	if (i)
-		pr_warn("%u events left out: their tracepoints changed\n", i);
-	for_each_kernel_tracepoint(tring_find_tp, NULL);
-	for (i = 0; i < ARRAY_SIZE(tring_sources); i++) {
-		if (!tring_sources[i].proto_ok)
-			pr_info("event %s left out: tracepoint %s has another prototype\n",
-				tring_sources[i].name, tring_sources[i].tp_name);
-		else if (tring_sources[i].tp_name && !tring_sources[i].tp)
-			pr_info("no tracepoint %s in this kernel\n",
-				tring_sources[i].tp_name);
-	}
-
+	ret = tring_ev_filters_init();
+	if (ret)
+		return ret;
+	tring_find_tracepoints();
 	tring_events_dir = debugfs_create_dir("events", root);
-	if (IS_ERR(tring_events_dir))
+	if (IS_ERR(tring_events_dir)) {
+		tring_ev_filters_exit();
 		return PTR_ERR(tring_events_dir);
+	}
 	ret = tring_create_file("enable", 0600, tring_events_dir,
 				&tring_enable_all, &tring_enable_fops);
 	if (ret)
@@ -1252,6 +1487,9 @@ int tring_events_init(struct dentry *root)
 		if (ret)
 			goto remove_events;
 	}
+	ret = tring_sys_dirs(tring_events_dir);
+	if (ret)
+		goto remove_events;
 	ret = tring_create_file("trace_marker", 0200, root, NULL,
 				&tring_marker_fops);
 	if (ret)
@@ -1268,6 +1506,7 @@ remove_events:
 	tring_sources_set(NULL, NULL, false);
 	debugfs_remove(tring_events_dir);
 	tring_events_dir = NULL;
+	tring_ev_filters_exit();
 	return ret;
 }
 
@@ -1280,4 +1519,5 @@ void tring_events_exit(void)
 {
 	tring_generic_exit();
 	tring_sources_set(NULL, NULL, false);
+	tring_ev_filters_exit();
 }

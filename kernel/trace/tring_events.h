@@ -97,6 +97,21 @@ void tring_sd_write_interrupt(unsigned int irq, const char *chip,
 void tring_sd_write_block_device(u32 dev, const char *name);
 void tring_sd_write_end(void);
 
+/*
+ * tring_ev_filter.c: the hand-written events' filters, a slot per id -
+ * TRING_ID_FIRST_EVENT. A filter reads a record laid out as the
+ * payload's fixed part, then at TRING_FREC_STR() the trailing string as
+ * a pointer, then common_pid (s32, the writer's tid) at TRING_FREC_PID().
+ */
+#define TRING_FREC_STR(fixed)	ALIGN((fixed), sizeof(void *))
+#define TRING_FREC_PID(fixed)	(TRING_FREC_STR(fixed) + sizeof(void *))
+
+struct tring_filter_slot;
+extern struct tring_filter_slot *tring_ev_fslots;
+int tring_ev_filters_init(void);
+void tring_ev_filters_exit(void);
+int tring_ev_filter_file(struct dentry *dir, unsigned int id);
+
 /* tring_statedump.c */
 int tring_statedump_init(struct dentry *root);
 

@@ -13,14 +13,14 @@
 #include <linux/rcupdate.h>
 #include <linux/types.h>
 
+#include "tring_filter_file.h"
+
 struct dentry;
 struct seq_file;
 struct module;
 struct perf_event;
 struct trace_event_call;
 struct trace_event_file;
-struct tring_filter;
-struct tring_gen_ferr;
 
 /* What a field of the kernel's record becomes in the trace. */
 enum tring_gen_kind {
@@ -104,15 +104,12 @@ struct tring_gen_group {
  * @pe: one perf event per CPU while @on, NULL where none (an array of
  *	nr_cpu_ids); under tring_gen_enable_lock.
  * @nr_pe: perf events in @pe (for the memory account).
- * @filter: the filter in force, or NULL. Replaced under
- *	tring_gen_enable_lock with rcu_replace_pointer(), read by the
- *	overflow handler with rcu_dereference_sched(); an old one is freed
- *	after synchronize_rcu() (tring_gen_filter.c).
- * @ferr: the last filter refused, shown by the filter file until the
- *	next write; under tring_gen_enable_lock.
+ * @fslot: its filter file's slot (tring_filter_file.h), whose lock is
+ *	tring_gen_enable_lock; the overflow handler reads the filter in
+ *	force with tring_filter_get().
  *
  * The overflow handler reads @id and the field table, which do not
- * change while the event lives, and @filter.
+ * change while the event lives, and @fslot's filter.
  */
 struct tring_gen_event {
 	struct list_head node;
@@ -135,8 +132,7 @@ struct tring_gen_event {
 	struct trace_event_file *file;
 	struct perf_event **pe;
 	unsigned int nr_pe;
-	struct tring_filter __rcu *filter;
-	struct tring_gen_ferr *ferr;
+	struct tring_filter_slot fslot;
 };
 
 extern struct list_head tring_gen_list;

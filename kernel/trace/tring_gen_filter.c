@@ -5,16 +5,9 @@
  * A filter names the kernel's fields of the event (common_pid included)
  * and is evaluated by the perf overflow handler on the kernel's record,
  * before anything is reserved (tring_gen_perf.c): an event it rejects
- * costs no buffer space, no commit and no reader time.
- *
- * Writing the file compiles the text (tring_filter.c) and puts the
- * filter in force; "0" (or an empty line) removes it. A filter that does
- * not compile changes nothing: the write fails with EINVAL, and reading
- * the file shows the error, its position and the text, then the filter
- * still in force, until the next write. Writes of one event's filter
- * are serialized by tring_gen_enable_lock; the handler reads the filter
- * under RCU-sched (the tracepoint disables preemption), and a replaced
- * filter is freed after synchronize_rcu().
+ * costs no buffer space, no commit and no reader time. The file itself
+ * is tring_filter_file.c's; writes of one event's filter are serialized
+ * by tring_gen_enable_lock.
  */
 #include <linux/debugfs.h>
 #include <linux/err.h>
@@ -25,18 +18,8 @@
 #include <linux/string.h>
 #include <linux/uaccess.h>
 
-#include "tring_filter.h"
+#include "tring_filter_file.h"
 #include "tring_gen.h"
-
-/**
- * struct tring_gen_ferr - the last filter refused
- * @err: where and why.
- * @text: what was written.
- */
-struct tring_gen_ferr {
-	struct tring_filter_error err;
-	char text[];
-};
 
 /* What kind of filter field a field of @ev is; false if none. */
 static bool tring_gen_ffield(const struct tring_gen_field *f,
@@ -63,11 +46,13 @@ static bool tring_gen_ffield(const struct tring_gen_field *f,
 	return false;
 }
 
-/* Compile @text for @ev's fields. */
-static struct tring_filter *tring_gen_compile(const struct tring_gen_event *ev,
+/* Compile @text for the fields of the event that owns @slot. */
+static struct tring_filter *tring_gen_compile(struct tring_filter_slot *slot,
 					      const char *text,
 					      struct tring_filter_error *err)
 {
+	const struct tring_gen_event *ev =
+		container_of(slot, struct tring_gen_event, fslot);
 	struct tring_filter_field *ff;
 	struct tring_filter *f;
 	unsigned int i, n = 0;
@@ -82,105 +67,6 @@ static struct tring_filter *tring_gen_compile(const struct tring_gen_event *ev,
 	return f;
 }
 
-/* Put @f (NULL: none) in force on @ev, with @ferr as its last error. */
-static void tring_gen_filter_set(struct tring_gen_event *ev,
-				 struct tring_filter *f,
-				 struct tring_gen_ferr *ferr)
-{
-	struct tring_filter *old;
-
-	mutex_lock(&tring_gen_enable_lock);
-	old = rcu_replace_pointer(ev->filter, f,
-				  lockdep_is_held(&tring_gen_enable_lock));
-	swap(ev->ferr, ferr);
-	mutex_unlock(&tring_gen_enable_lock);
-	kfree(ferr);
-	if (old) {
-		/* No handler still reads it after this. */
-		synchronize_rcu();
-		tring_filter_free(old);
-	}
-}
-
-/* Keep a refused filter's text and error for reading. */
-static int tring_gen_filter_refused(struct tring_gen_event *ev,
-				    const char *text,
-				    const struct tring_filter_error *err)
-{
-	struct tring_gen_ferr *ferr;
-
-	ferr = kmalloc(struct_size(ferr, text, strlen(text) + 1), GFP_KERNEL);
-	if (ferr) {
-		ferr->err = *err;
-		strcpy(ferr->text, text);
-		mutex_lock(&tring_gen_enable_lock);
-		swap(ev->ferr, ferr);
-		mutex_unlock(&tring_gen_enable_lock);
-		kfree(ferr);
-	}
-	return -EINVAL;
-}
-
-static ssize_t tring_gen_filter_write(struct file *file,
-				      const char __user *ubuf, size_t count,
-				      loff_t *ppos)
-{
-	struct tring_gen_event *ev = file_inode(file)->i_private;
-	struct tring_filter_error err;
-	struct tring_filter *f = NULL;
-	char *text;
-	int ret = 0;
-
-	if (*ppos || count > TRING_FILTER_MAX_LEN + 1)
-		return -EINVAL;
-	text = memdup_user_nul(ubuf, count);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	strim(text);
-	if (*text && strcmp(text, "0")) {
-		f = tring_gen_compile(ev, text, &err);
-		if (IS_ERR(f))
-			ret = PTR_ERR(f) == -EINVAL ?
-			      tring_gen_filter_refused(ev, text, &err) :
-			      PTR_ERR(f);
-	}
-	if (!ret)
-		tring_gen_filter_set(ev, f, NULL);
-	kfree(text);
-	return ret ?: count;
-}
-
-static int tring_gen_filter_show(struct seq_file *m, void *unused)
-{
-	struct tring_gen_event *ev = m->private;
-	const struct tring_filter *f;
-
-	mutex_lock(&tring_gen_enable_lock);
-	f = rcu_dereference_protected(ev->filter,
-				      lockdep_is_held(&tring_gen_enable_lock));
-	if (ev->ferr)
-		seq_printf(m, "error at %u: %s\n%s\n%*s^\nin force: ",
-			   ev->ferr->err.pos, ev->ferr->err.msg,
-			   ev->ferr->text, (int)ev->ferr->err.pos, "");
-	seq_printf(m, "%s\n", f ? tring_filter_text(f) : "none");
-	mutex_unlock(&tring_gen_enable_lock);
-	return 0;
-}
-
-static int tring_gen_filter_open(struct inode *inode, struct file *file)
-{
-	return single_open(file, tring_gen_filter_show, inode->i_private);
-}
-
-static const struct file_operations tring_gen_filter_fops = {
-	.owner		= THIS_MODULE,
-	.open		= tring_gen_filter_open,
-	.read		= seq_read,
-	.write		= tring_gen_filter_write,
-	.llseek		= seq_lseek,
-	.release	= single_release,
-};
-
 /**
  * tring_gen_filter_file - make events/<group>/<event>/filter
  * @ev: the event.
@@ -191,8 +77,9 @@ static const struct file_operations tring_gen_filter_fops = {
 struct dentry *tring_gen_filter_file(struct tring_gen_event *ev,
 				     struct dentry *dir)
 {
-	return debugfs_create_file("filter", 0600, dir, ev,
-				   &tring_gen_filter_fops);
+	ev->fslot.compile = tring_gen_compile;
+	ev->fslot.lock = &tring_gen_enable_lock;
+	return tring_filter_file(&ev->fslot, dir);
 }
 
 /**
@@ -201,6 +88,5 @@ struct dentry *tring_gen_filter_file(struct tring_gen_event *ev,
  */
 void tring_gen_filter_free(struct tring_gen_event *ev)
 {
-	tring_filter_free(rcu_dereference_protected(ev->filter, true));
-	kfree(ev->ferr);
+	tring_filter_slot_free(&ev->fslot);
 }

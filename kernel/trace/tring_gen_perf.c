@@ -50,7 +50,7 @@
 #include <linux/workqueue.h>
 
 #include "tring_events.h"
-#include "tring_filter.h"
+#include "tring_filter_file.h"
 #include "tring_gen.h"
 #include "tring_track.h"
 
@@ -184,7 +184,7 @@ static void tring_gen_overflow(struct perf_event *pe,
 	rec = raw->frag.data;
 	size = raw->frag.size;
 	/* Rejected before anything is reserved; see tring_gen_filter.c. */
-	filter = rcu_dereference_sched(ev->filter);
+	filter = tring_filter_get(&ev->fslot);
 	if (filter && !tring_filter_match(filter, rec, size))
 		return;
 	len = tring_gen_len(ev, rec, size, dlen);

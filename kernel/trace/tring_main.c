@@ -30,6 +30,7 @@
 
 #include "tring_cmd.h"
 #include "tring_events.h"
+#include "tring_filter_file.h"
 #include "tring_instance.h"
 #include "tring_track.h"
 
@@ -336,6 +337,7 @@ kill_default:
 	RCU_INIT_POINTER(tring_default_buf, NULL);
 	/* Removes the root, and everything in it, too. */
 	tring_instance_kill(tring_default_inst);
+	tring_filter_file_exit();
 	goto exit_core;
 remove_root:
 	debugfs_remove(tring_root);
@@ -359,6 +361,8 @@ static void __exit tring_exit(void)
 	 * instance's directory, the root, removes everything.
 	 */
 	tring_instance_kill(tring_default_inst);
+	/* The replaced filters' callbacks, before the module goes. */
+	tring_filter_file_exit();
 	tring_core_exit();
 }
 

@@ -385,7 +385,7 @@ static int apply_filters(struct tr_rec *r)
 			continue;
 		if (event_path(r, ev, "filter", path, sizeof(path)) ||
 		    tr_read_small_file(path, old, sizeof(old))) {
-			tr_err("--filter: %s:%s has no filter file (filters of tring's own events are not supported yet)",
+			tr_err("--filter: %s:%s has no filter file",
 			       ev->group, ev->name);
 			return TR_EXIT_USAGE;
 		}

@@ -269,7 +269,8 @@ generic_side() {
 # ftrace, on the same tracepoint and workload as generic_side (dd's
 # read()/write() pairs, raw_syscalls/sys_enter or tring's syscall_entry):
 # recorded; left out by tracking (the set holds init, not dd); left out
-# by a filter that rejects every call (id == 100000). Interleaved rounds.
+# by a filter that rejects every call (id == 100000; for tring's own
+# events, fd == 99 on sys_read and sys_write). Interleaved rounds.
 #   select IMPL ns_per_event X calls N round R
 TR=/sys/kernel/tracing
 # The monotonic clock in ns (/proc/uptime counts only centiseconds).
@@ -281,6 +282,11 @@ dd_ns() {
 
 	dd if=/dev/zero of=/dev/null bs=1 count=$((GEN_CALLS / 2)) 2>/dev/null
 	echo $(($(now_ns) - t0))
+}
+# dd's calls, read and write: tring's filter of each (0: none).
+select_sys_filter() {
+	echo "$1" >$T/events/syscalls/sys_read/filter
+	echo "$1" >$T/events/syscalls/sys_write/filter
 }
 select_on() {
 	local ev=$T/events/syscalls/syscall_entry gen=$T/events/raw_syscalls/sys_enter
@@ -296,6 +302,7 @@ select_on() {
 		case $1 in
 		*_tracking) echo 1 >$T/tracking/pid ;;
 		ftrace_pid) echo 1 >$TR/set_event_pid ;;
+		tring_filter) select_sys_filter 'fd == 99' ;;
 		*_filter) echo 'id == 100000' >$ev/filter ;;
 		esac
 		echo 1 >$ev/enable
@@ -304,6 +311,7 @@ select_on() {
 		: >$T/tracking/pid
 		: >$TR/set_event_pid
 		[ -f $ev/filter ] && echo 0 >$ev/filter
+		select_sys_filter 0
 	fi
 }
 select_side() {
@@ -318,9 +326,9 @@ select_side() {
 	echo 1 >$TR/tracing_on
 	for r in $(seq "$ROUNDS"); do
 		base=$(dd_ns)
-		for impl in tring_recorded tring_tracking tring_gen_recorded \
-			    tring_gen_tracking tring_gen_filter ftrace_recorded \
-			    ftrace_pid ftrace_filter; do
+		for impl in tring_recorded tring_tracking tring_filter \
+			    tring_gen_recorded tring_gen_tracking tring_gen_filter \
+			    ftrace_recorded ftrace_pid ftrace_filter; do
 			select_on $impl 1
 			t=$(dd_ns)
 			select_on $impl 0

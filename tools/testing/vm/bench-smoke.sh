@@ -32,7 +32,7 @@ for rate in 20000 0; do
 done
 if [ -f /sys/kernel/debug/tring/tracking/pid ] &&
    grep -q '^raw_syscalls:sys_enter$' /sys/kernel/tracing/available_events 2>/dev/null; then
-	for impl in tring_recorded tring_tracking tring_gen_recorded tring_gen_tracking \
+	for impl in tring_recorded tring_tracking tring_filter tring_gen_recorded tring_gen_tracking \
 		    tring_gen_filter ftrace_recorded ftrace_pid ftrace_filter; do
 		tap_ok $(grep -qE "^select $impl ns_per_event -?[0-9]+ calls 4000 round 1$" $out; echo $?) "select: $impl measured"
 	done

@@ -334,6 +334,17 @@ if [ -f "$fr.expect" ]; then
 		test "$got" = "$(cat "$fr.expect") " -a "$(bt_events "$fr")" = 7
 fi
 
+# --- filter-sys: tring-record -e sys_openat --filter ---------------------------
+# tring_filter_test.sh created /tmp/selsys1 to 3 while other calls opened
+# other files: the trace holds those three opens and nothing else.
+fs=$traces/filter-sys
+if [ -f "$fs.expect" ]; then
+	check "filter-sys: babeltrace2 reads the trace" bt "$fs"
+	got=$(grep -c ' sys_openat: .*filename = "/tmp/selsys[123]"' "$fs.bt")
+	check "filter-sys: $got opens of /tmp/selsys1-3 and no other event (want $(cat "$fs.expect"), $(bt_events "$fs") events)" \
+		test "$got" = "$(cat "$fs.expect")" -a "$(bt_events "$fs")" = "$(cat "$fs.expect")"
+fi
+
 # --- select: tring-record -e ----------------------------------------------------
 # tring_select_test.sh: -e sched_switch (-e kmem:kmalloc with tracefs)
 # while sched_waking was on: the trace holds the events chosen, each at

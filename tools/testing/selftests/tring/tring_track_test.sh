@@ -29,14 +29,17 @@ OUT=/results/traces
 # tap_ok, tap_end (tools/testing/vm/tap.sh, in /tests beside this test)
 . "$(dirname "$0")/tap.sh"
 
-# W: events_written summed over the CPUs, read with builtins only: a
+# W: the events the buffer took or, full, refused (events_written +
+# events_discarded), summed over the CPUs, read with builtins only: a
 # command substitution would fork this shell, and with the fork event
 # on, or follow set, that fork would count.
 count_written() {
 	W=0
 	for f in $T/per_cpu/cpu*/stats; do
 		while read -r k v; do
-			[ "$k" = events_written: ] && W=$((W + v))
+			case $k in
+			events_written: | events_discarded:) W=$((W + v)) ;;
+			esac
 		done <"$f"
 	done
 }
