@@ -166,6 +166,58 @@ for series in $kernels; do
 		grep '^gen - ' "$f" | sed 's/^gen - - \([^ ]*\) unsupported /\1: not run: /' || true
 	fi
 
+	if grep -q '^sel [0-9]' "$f"; then
+		calls=$(inf syscalls)
+		echo
+		echo "Choosing what is recorded: the 1-CPU syscall storm (${calls:-?} getppid calls, an entry and an exit"
+		echo "event each) recorded, or left out by tracking only PID 1 (tring-record -p 1, lttng track -k --pid 1,"
+		echo "trace-cmd -P 1), or by a filter every event fails (common_pid == 1; LTTng \$ctx.tid == 1). ns/ev: the"
+		echo "storm's time over the same round's untraced run, per event it causes, recorded or not; medians of"
+		echo "rounds; x rec: over the same tracer's recorded events. Events: tring's sys_getppid and exit_syscall,"
+		echo "LTTng's getppid system call, trace-cmd's raw_syscalls."
+		printf '%-18s %9s %9s %9s %7s\n' tracer ms events ns/ev 'x rec'
+		# sel_ns TRACER: per round, ns per event caused over the untraced run
+		sel_ns() {
+			awk -v t="$1" -v n="${calls:-0}" '$1 == "sel" && $2 != "-" {
+				for (i = 5; i < NF; i++) if ($i == "ns") ns[$4, $2] = $(i + 1)
+				rounds[$2] = 1 }
+				END { for (r in rounds) if (n > 0 && ns["none", r] > 0 && ns[t, r] > 0)
+					printf "%.1f\n", (ns[t, r] - ns["none", r]) / (2 * n) }' "$f" | median
+		}
+		for t in none tring tring-track tring-filter lttng lttng-track lttng-filter \
+			 trace-cmd trace-cmd-track trace-cmd-filter; do
+			grep -qE "^sel [0-9]+ syscall-1cpu $t ns " "$f" || continue
+			ms=$(kcol sel syscall-1cpu $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
+			ne=$([ $t = none ] || sel_ns $t)
+			case $t in
+			*-track | *-filter) base=${t%-*} ;;
+			*) base=$t ;;
+			esac
+			rec=$([ $t = none ] || sel_ns "$base")
+			rel=$(awk -v a="${ne:-0}" -v b="${rec:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
+			printf '%-18s %9s %9s %9s %7s\n' $t "$ms" "$(kcol sel syscall-1cpu $t events | median)" "${ne:--}" "$rel"
+			[ -z "$json" ] || json_rows+=("{\"choose\":\"$t\",\"ms\":${ms:-null},\"ns_per_event\":${ne:-null},\"over_recorded\":$(echo "$rel" | sed 's/^-$/null/')}")
+		done
+	fi
+
+	if grep -q '^hb [0-9]' "$f"; then
+		echo
+		echo "One process traced on a busy machine: hackbench (untraced) beside a getppid storm on CPU 0;"
+		echo "tring records every event of the race, or the storm's only (-p): hackbench's slowdown over the"
+		echo "same round's untraced run, medians of rounds. Target: with -p at most 0.25x the slowdown of all."
+		printf '%-18s %9s %7s\n' mode ms 'slow%'
+		for t in none tring-all tring-storm; do
+			grep -qE "^hb [0-9]+ hackbench $t ns " "$f" || continue
+			printf '%-18s %9s %7s\n' $t "$(kcol hb hackbench $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')" \
+				"$([ $t = none ] && echo - || kslow hb hackbench $t | awk '{ print $2 }' | median)"
+		done
+		hs=$(kslow hb hackbench tring-storm | awk '{ print $2 }' | median)
+		ha=$(kslow hb hackbench tring-all | awk '{ print $2 }' | median)
+		hr=$(awk -v a="${hs:-0}" -v b="${ha:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
+		echo "slowdown with -p over slowdown with all: ${hr}x"
+		[ -z "$json" ] || json_rows+=("{\"busy_machine\":\"hackbench\",\"slowdown_all_pct\":${ha:-null},\"slowdown_track_pct\":${hs:-null}}")
+	fi
+
 	if grep -q '^rate [0-9]' "$f"; then
 		echo
 		echo "The highest event rate with no loss: getppid() paced at a rate on CPU 0 for $(inf ratems) ms, a syscall"

@@ -150,6 +150,12 @@ done
 only sched/sched_process_exec 'filename ~ "/bin/false"'
 [ "$n_tring" = 2 ]
 tap_ok $? "strings: sched_process_exec 'filename ~ \"/bin/false\"': $n_tring (want 2)"
+# The same in overwrite mode (the knob rebuilds the buffer).
+echo 1 >$T/overwrite
+only syscalls/sys_openat 'filename ~ "/tmp/flt_c*"'
+echo 0 >$T/overwrite
+[ "$n_tring" = 6 ]
+tap_ok $? "strings: in overwrite mode, sys_openat 'filename ~ \"/tmp/flt_c*\"': $n_tring (want 6)"
 
 # --- bad ----------------------------------------------------------------------
 F=$S/sys_openat/filter

@@ -27,6 +27,10 @@
 #	(one tracepoint pair: tring's generic event among the tracers)
 #   rate ROUND paced-RATE TRACER ns N cpu_ns N calls N events N lost N ...
 #	(the highest rate with no loss)
+#   sel ROUND syscall-1cpu TRACER[-track|-filter] ns N cpu_ns N events N ...
+#	(recorded, or left out by tracking or by a filter)
+#   hb ROUND hackbench none|tring-all|tring-storm ns N cpu_ns N ...
+#	(hackbench beside a syscall storm: all recorded, or the storm only)
 #   alone ROUND WRITER payload N events N ns N [recorded N] [bufkb N] [lost N]
 #
 # Then it reboots (QEMU exits); /results/done says it finished.
@@ -88,6 +92,7 @@ info kernel "$K"
 info cpus "$NCPU"
 info clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
 info bufkb "$BUFKB"
+info syscalls "$SYSCALLS"
 info subbufkb "$SUBBUFKB"
 
 insmod /dev/shm/mod/tring.ko || { info error "insmod tring.ko failed"; reboot -f; }
@@ -104,6 +109,7 @@ TRING_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_process_fork
 sched/sched_process_exec sched/sched_process_exit irq/irq_handler_entry
 irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
 syscalls/syscall_entry syscalls/exit_syscall"
+RACE_TRING_EVENTS=$TRING_EVENTS
 LTTNG_EVENTS=sched_switch,sched_wakeup,sched_process_fork,sched_process_exec,sched_process_exit,irq_handler_entry,irq_handler_exit,irq_softirq_entry,irq_softirq_exit
 FT_EVENTS="sched:sched_switch sched:sched_wakeup sched:sched_process_fork
 sched:sched_process_exec sched:sched_process_exit irq:irq_handler_entry
@@ -270,7 +276,9 @@ run_lttng() {
 	if ! lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
 		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null ||
 		{ [ -n "$LTTNG_EVENTS" ] && ! lttng enable-event -k -c ch "$LTTNG_EVENTS" >/dev/null; } ||
-		! lttng enable-event -k -c ch --syscall -a >/dev/null; then
+		! lttng enable-event -k -c ch --syscall ${LTTNG_SYSCALLS:--a} \
+			${LTTNG_FILTER:+--filter "$LTTNG_FILTER"} >/dev/null ||
+		{ [ -n "$LTTNG_TRACK" ] && ! lttng track -k --pid "$LTTNG_TRACK" >/dev/null; }; then
 		lttng destroy >/dev/null 2>&1
 		return
 	fi
@@ -292,13 +300,16 @@ run_lttng() {
 }
 
 run_trace_cmd() {
-	local e args=""
+	local e args=()
 	rm -rf $O
 	mkdir -p $O
-	for e in $FT_EVENTS; do args="$args -e $e"; done
-	rec_start /tmp/tc.log trace-cmd record -b "$BUFKB" -o $O/trace.dat $args
+	# TC_FILTER: a filter on each event; TC_OPTS: more options (-P PID).
+	for e in $FT_EVENTS; do args+=(-e "$e" ${TC_FILTER:+-f "$TC_FILTER"}); done
+	# shellcheck disable=SC2086
+	rec_start /tmp/tc.log trace-cmd record -b "$BUFKB" -o $O/trace.dat $TC_OPTS "${args[@]}"
 	rec_wait tc_ready
 	res=$(storm $(wl_args "$1"))
+	# (tc_ready: with a filter or -P, enabled and tracing all the same.)
 	rec_stop
 	# The per-CPU stats trace-cmd saved in the file at the end.
 	trace-cmd report --stat -i $O/trace.dat >>/tmp/tc.log 2>&1
@@ -436,6 +447,69 @@ for r in $(seq "$ROUNDS"); do
 done
 TRACERS=$RACE_TRACERS
 BUFKB=$RACE_BUFKB
+
+# --- Choosing what is recorded ------------------------------------------------
+# The 1-CPU syscall storm (getppid: an entry and an exit event a call),
+# each tracer's syscall events on, three ways: every event recorded; only
+# PID 1 tracked (tring-record -p 1, lttng track -k --pid 1, trace-cmd -P
+# 1), so the storm's events are left out before any buffer; a filter
+# every event fails (common_pid == 1; LTTng: $ctx.tid == 1). ns per
+# event: the storm's time over the same round's untraced run, per event
+# it causes (2 a call), recorded or not.
+#   sel ROUND syscall-1cpu TRACER[-track|-filter] ns N cpu_ns N events N ...
+run_tring_track() { TRING_OPTS="$TRING_OPTS -p 1" run_tring "$@"; }
+run_tring_filter() {
+	local e
+	for e in syscalls/sys_getppid syscalls/exit_syscall; do
+		echo 'common_pid == 1' >$T/events/$e/filter
+	done
+	run_tring "$@"
+	for e in syscalls/sys_getppid syscalls/exit_syscall; do
+		echo 0 >$T/events/$e/filter
+	done
+}
+run_lttng_track() { LTTNG_TRACK=1 run_lttng "$@"; }
+run_lttng_filter() { LTTNG_FILTER='$ctx.tid == 1' run_lttng "$@"; }
+run_trace_cmd_track() { TC_OPTS="-P 1" run_trace_cmd "$@"; }
+run_trace_cmd_filter() { TC_FILTER='common_pid == 1' run_trace_cmd "$@"; }
+SEL_TRACERS=none
+for t in $TRACERS; do
+	case $t in
+	tring | lttng | trace-cmd) SEL_TRACERS="$SEL_TRACERS $t $t-track $t-filter" ;;
+	esac
+done
+RACE_TRACERS=$TRACERS
+TRING_EVENTS="syscalls/sys_getppid syscalls/exit_syscall"
+LTTNG_EVENTS=
+LTTNG_SYSCALLS=getppid
+FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
+up "choosing: $SEL_TRACERS"
+for r in $(seq "$ROUNDS"); do
+	TRACERS=$SEL_TRACERS
+	for t in $(rotated "$r"); do
+		one sel "$r" syscall-1cpu "$t"
+	done
+done
+
+# One process traced on a busy machine: hackbench, untraced, beside a
+# syscall storm on CPU 0; tring records everything (the race's events),
+# or only the storm (-p): hackbench's time in each.
+#   hb ROUND hackbench none|tring-all|tring-storm ns N cpu_ns N ...
+TRING_EVENTS=$RACE_TRING_EVENTS
+run_tring_all() { run_tring "$@"; }
+run_tring_storm() { TRING_OPTS="$TRING_OPTS -p $storm_pid" run_tring "$@"; }
+for r in $(seq "$ROUNDS"); do
+	TRACERS="none tring-all tring-storm"
+	for t in $(rotated "$r"); do
+		storm syscall 4000000000 >/dev/null &
+		storm_pid=$!
+		one hb "$r" hackbench "$t"
+		kill $storm_pid
+		wait $storm_pid 2>/dev/null
+	done
+done
+TRACERS=$RACE_TRACERS
+LTTNG_SYSCALLS=
 
 # --- The buffer alone ---------------------------------------------------------
 # LTTng: lttng-test writes ALONE events of its lttng_test_filter_event

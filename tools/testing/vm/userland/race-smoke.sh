@@ -66,6 +66,19 @@ for t in tring lttng trace-cmd perf; do
 	ok "$(grep -qE "^rate 1 paced-20000 $t ns [1-9][0-9]* cpu_ns [0-9]+ calls [1-9][0-9]* events [1-9]" "$f"; echo $?)" "rate: $t recorded the paced source"
 done
 ok "$(grep -q '^no loss to ' "$out/race.txt"; echo $?)" "rate: the table has the no-loss row"
+# Choosing what is recorded: every tracer three ways; hackbench beside a storm.
+for t in none tring tring-track tring-filter lttng lttng-track lttng-filter trace-cmd trace-cmd-track trace-cmd-filter; do
+	ok "$(grep -qE "^sel 1 syscall-1cpu $t ns [1-9][0-9]* " "$f"; echo $?)" "choose: $t ran the storm"
+done
+ev=$(awk '$1 == "sel" && $4 == "tring" { print $10 }' "$f")
+evt=$(awk '$1 == "sel" && $4 == "tring-track" { print $10 }' "$f")
+evf=$(awk '$1 == "sel" && $4 == "tring-filter" { print $10 }' "$f")
+ok "$([ "${ev:-0}" -ge 4000 ] && [ "${evt:-1}" -lt 1000 ] && [ "${evf:-1}" -lt 1000 ]; echo $?)" \
+	"choose: tring recorded the storm's 4000 events ($ev), none tracked or filtered away (the statedump only: ${evt:-none}, ${evf:-none})"
+for t in none tring-all tring-storm; do
+	ok "$(grep -qE "^hb 1 hackbench $t ns [1-9][0-9]* " "$f"; echo $?)" "busy machine: hackbench timed with $t"
+done
+ok "$(grep -q '^slowdown with -p over slowdown with all: ' "$out/race.txt"; echo $?)" "busy machine: the table has the ratio"
 for wr in lttng_test_recorded lttng_test_no_reader tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
 	ok "$(grep -qE "^alone 1 $wr payload [1-9][0-9]* events [1-9][0-9]* ns [1-9]" "$f"; echo $?)" "the buffer alone: $wr measured"
 done
