@@ -70,6 +70,10 @@ static void tring_filter_set(struct tring_filter_slot *slot,
 	struct tring_filter *old;
 
 	mutex_lock(slot->lock);
+	/*
+	 * A release: the compiled filter is visible before its pointer, to
+	 * the rcu_dereference_sched() in tring_filter_get().
+	 */
 	old = rcu_replace_pointer(slot->filter, f, lockdep_is_held(slot->lock));
 	swap(slot->ferr, ferr);
 	if (!old && f)

@@ -68,7 +68,8 @@ DEFINE_STATIC_KEY_FALSE(tring_track_key);
 
 static DEFINE_MUTEX(tring_track_lock);
 static unsigned long __rcu *tring_track_map;	/* see above */
-static bool tring_track_follow;			/* WRITE_ONCE, under the lock */
+/* Written with WRITE_ONCE() under the lock, read by the fork probe. */
+static bool tring_track_follow;
 static struct tracepoint *tring_track_tp_fork;
 static struct tracepoint *tring_track_tp_exit;
 
@@ -164,6 +165,10 @@ static int tring_track_start(void)
 	map = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
 	if (!map)
 		return -ENOMEM;
+	/*
+	 * A release: the zeroed map is visible before its pointer, to the
+	 * rcu_dereference_sched() in tring_track_reject() and the probes.
+	 */
 	rcu_assign_pointer(tring_track_map, map);
 	ret = tring_track_probes(true);
 	if (ret)
