@@ -117,7 +117,8 @@ struct tring_buffer;
  *	in the stream. A give-back sets the flag: the record before the
  *	next one may then be older than @last_ts, and the flag makes the
  *	next record carry a full timestamp. Writers on this CPU only (and a
- *	flush, as for @offset, which reads it).
+ *	flush, as for @offset, which leaves the position at a boundary and
+ *	raises it to the flush's clock, keeping the flag).
  * @cur_pos: stream position where the sub-buffer that @cur_addr and
  *	@cur_slot describe starts, TRING_NO_POS, or TRING_BUSY_POS during
  *	an update. The three are a cache of what tring_reserve() would
@@ -389,6 +390,7 @@ int tring_cpu_get(struct tring_cpu *cb, struct tring_subbuf *sb);
 int tring_cpu_put(struct tring_cpu *cb, u64 seq, unsigned long count);
 void tring_cpu_unget(struct tring_cpu *cb, unsigned long count);
 unsigned long tring_cpu_flush(struct tring_cpu *cb);
+unsigned long tring_cpu_flush_ts(struct tring_cpu *cb, bool empty, u64 *ts);
 unsigned long tring_cpu_ready(struct tring_cpu *cb, unsigned long limit);
 bool tring_cpu_poll_ready(struct tring_cpu *cb);
 int tring_cpu_wait(struct tring_cpu *cb);

@@ -252,10 +252,11 @@ static long tring_ioc_flush(struct tring_stream *st, void __user *uarg)
 	usize = tring_copy_in(&fl, sizeof(fl), TRING_FLUSH_SIZE_VER0, uarg);
 	if (usize < 0)
 		return usize;
-	if (fl.flags)
+	if (fl.flags & ~TRING_FLUSH_EMPTY)
 		return -EINVAL;
 	mutex_lock(&st->lock);
-	fl.pos = tring_cpu_flush(tring_stream_cpu(st));
+	fl.pos = tring_cpu_flush_ts(tring_stream_cpu(st),
+				    fl.flags & TRING_FLUSH_EMPTY, &fl.timestamp);
 	mutex_unlock(&st->lock);
 	return tring_copy_out(uarg, &fl, sizeof(fl), usize);
 }
@@ -279,12 +280,12 @@ static long tring_ioc_watermark(struct tring_stream *st, void __user *uarg)
 	return tring_copy_out(uarg, &wm, sizeof(wm), usize);
 }
 
-/* The ABI's structures are their first published size, for now. */
+/* The ABI's structures: their first published size, or the one after. */
 static_assert(sizeof(struct tring_info) == TRING_INFO_SIZE_VER0);
 static_assert(sizeof(struct tring_get) == TRING_GET_SIZE_VER0);
 static_assert(sizeof(struct tring_put) == TRING_PUT_SIZE_VER0);
 static_assert(sizeof(struct tring_status) == TRING_STATUS_SIZE_VER0);
-static_assert(sizeof(struct tring_flush) == TRING_FLUSH_SIZE_VER0);
+static_assert(sizeof(struct tring_flush) == TRING_FLUSH_SIZE_VER1);
 static_assert(sizeof(struct tring_watermark) == TRING_WATERMARK_SIZE_VER0);
 
 /*

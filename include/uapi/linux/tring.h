@@ -268,21 +268,35 @@ struct tring_status {
 
 #define TRING_STATUS_SIZE_VER0	72
 
+/* struct tring_flush.flags */
+#define TRING_FLUSH_EMPTY	0x1	/* make a packet even with no event */
+
 /**
  * struct tring_flush - close the partly filled sub-buffer (TRING_IOC_FLUSH)
  * @size: in: sizeof(struct tring_flush) as the caller knows it.
- * @flags: in: must be 0.
+ * @flags: in: 0, or %TRING_FLUSH_EMPTY: close a packet even when nothing
+ *	was written since the last one, so that the stream holds a packet
+ *	(a header, no event) that carries the time of the flush. None is
+ *	made when the sub-buffer it needs holds data not yet read.
  * @pos: out: the stream position up to which every sub-buffer is now
  *	closed: a reader has everything written before the flush once its
  *	read_pos (struct tring_status) reaches it.
+ * @timestamp: out (from size 24): the buffer's clock read on the stream's
+ *	CPU during the flush (on the caller's if that CPU is offline). Every
+ *	event written on that CPU later has a later or equal time: a live
+ *	reader can tell its viewers that an idle stream has reached that
+ *	time. A sub-buffer left open with no record in it (see
+ *	tring_discard()) gives its timestamp_begin instead.
  */
 struct tring_flush {
 	__u32 size;
 	__u32 flags;
 	__u64 pos;
+	__u64 timestamp;
 };
 
 #define TRING_FLUSH_SIZE_VER0	16
+#define TRING_FLUSH_SIZE_VER1	24	/* with timestamp */
 
 /**
  * struct tring_watermark - set the poll() watermark (TRING_IOC_WATERMARK)

@@ -595,7 +595,8 @@ static void *reader_fn(void *arg)
 		}
 		iter++;
 		if (iter % 37 == 0) {
-			tring_cpu_flush(rc[iter % NW].cb);
+			/* Every other one makes an empty packet if it can. */
+			tring_cpu_flush_ts(rc[iter % NW].cb, iter & 1, NULL);
 			flushes++;
 		}
 		if (iter % 101 == 0 &&

@@ -1216,6 +1216,80 @@ static void t_flush(void)
 	tring_buffer_free(buf);
 }
 
+/*
+ * Empty flushes: a packet with no event at a boundary and after a
+ * given-back reservation, the flush's clock reading, none when the
+ * buffer is full, and an ordinary close when events are there.
+ */
+static void t_flush_empty(void)
+{
+	struct tring_buffer *buf = mk(4, 0);
+	struct tring_cpu *cb = twin_cb(buf, 0);
+	struct tring_res res = { };
+	u64 ts = 0;
+	int i;
+
+	nlens = 0;
+	set_len(2, 8);
+	set_len(3, 60);
+	manual_clock(1000, 0);
+	check_eq(tring_cpu_flush_ts(cb, false, &ts), 0);
+	check_eq(ts, 1000);
+	manual_clock(2000, 0);
+	check_eq(tring_cpu_flush_ts(cb, true, &ts), SB);
+	check_eq(ts, 2000);
+	check_eq(tring_cpu_ready(cb, 4), 1);
+	/* A given-back reservation leaves the header only: closed as is. */
+	check_eq(tring_reserve(buf, 2, 8, &res), 0);
+	check(tring_discard(&res), "reservation not given back");
+	check_eq(local_read(&cb->offset), SB + HDR);
+	manual_clock(3000, 0);
+	/* A plain flush leaves it open: the time it promises is its begin. */
+	check_eq(tring_cpu_flush_ts(cb, false, &ts), SB);
+	check_eq(ts, 2000);
+	check_eq(tring_cpu_flush_ts(cb, true, &ts), 2 * SB);
+	check_eq(ts, 3000);
+	check_eq(wr(buf, 2, 8, 0), 0);
+	check_eq(tring_cpu_flush_ts(cb, true, &ts), 3 * SB);
+	rd_reset();
+	check_eq(rd_all(cb), 3);
+	for (i = 0; i < 2; i++) {
+		check_eq(R.pk[i].nev, 0);
+		check_eq(R.pk[i].content, HDR * 8);
+	}
+	check_eq(R.pk[0].begin, 2000);
+	check_eq(R.pk[0].end, 2000);
+	/* Opened by the reservation, closed by the flush. */
+	check_eq(R.pk[1].begin, 2000);
+	check_eq(R.pk[1].end, 3000);
+	check_eq(R.pk[2].nev, 1);
+	check_packet_order(true);
+	/* The clock goes back after a flush: nothing later is older. */
+	manual_clock(9000, 0);
+	check_eq(tring_cpu_flush_ts(cb, false, &ts), 3 * SB);
+	check_eq(ts, 9000);
+	manual_clock(8000, 0);
+	check_eq(wr(buf, 2, 8, 1), 0);
+	check_eq(tring_cpu_flush_ts(cb, false, &ts), 4 * SB);
+	check_eq(ts, 9000);
+	rd_reset();
+	check_eq(rd_all(cb), 1);
+	check_eq(R.pk[0].begin, 9000);
+	check_eq(R.ev[0].ts, 9000);
+	/* Full (discard mode): no packet, the position stays. */
+	for (i = 0; i < 4 * 62; i++)
+		check_eq(wr(buf, 3, 60, 0), 0);
+	check_eq(tring_cpu_ready(cb, 8), 3);
+	check_eq(tring_cpu_flush(cb), 8 * SB);
+	check_eq(tring_cpu_ready(cb, 8), 4);
+	check_eq(tring_cpu_flush_ts(cb, true, &ts), 8 * SB);
+	check_eq(local_read(&cb->offset), 8 * SB);
+	check_eq(tring_cpu_ready(cb, 8), 4);
+	check_eq(local_read(&cb->discarded), 0);
+	real_clock();
+	tring_buffer_free(buf);
+}
+
 /* A writer thread registered as CPU 2, driven step by step. */
 struct ipi_writer {
 	struct tring_buffer *buf;
@@ -2447,6 +2521,7 @@ int main(void)
 		{ t_discard_last, "tring_discard of the last gives space back" },
 		{ t_discard_not_last, "tring_discard not last: padding/nop" },
 		{ t_flush, "flush: partial sub-buffer, flush_pos" },
+		{ t_flush_empty, "flush: empty packets, the clock, full" },
 		{ t_flush_ipi, "flush by IPI into a writer mid-reservation" },
 		{ t_flush_offline, "flush of an offline CPU" },
 		{ t_get_put_errors, "get/put errors, both modes" },

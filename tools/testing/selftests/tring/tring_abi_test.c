@@ -486,9 +486,38 @@ TEST_F(stream, watermark_bounds)
 	EXPECT_EQ(3, tu_watermark(&self->s, 3));
 }
 
+TEST_F(stream, flush_empty_packet)
+{
+	struct tring_flush fl = { .size = sizeof(fl), .flags = TRING_FLUSH_EMPTY };
+	const struct tring_packet_header *h;
+	struct tring_subbuf sb[SUBBUFS];
+	struct {
+		uint32_t size, flags;
+		uint64_t pos;
+	} v0 = { .size = TRING_FLUSH_SIZE_VER0, .flags = TRING_FLUSH_EMPTY };
+	int n;
+
+	ASSERT_EQ(0, ioctl(self->s.fd, TRING_IOC_FLUSH, &fl));
+	EXPECT_EQ(self->s.info.subbuf_size, fl.pos);
+	EXPECT_NE(0, fl.timestamp);
+	n = tu_get(&self->s, sb, SUBBUFS);
+	ASSERT_EQ(1, n);
+	h = (const void *)((const uint8_t *)self->s.map + sb[0].offset);
+	EXPECT_EQ(0, h->events_count);
+	EXPECT_EQ(self->s.info.header_size * 8, h->content_size);
+	EXPECT_EQ(fl.timestamp, h->timestamp_begin);
+	EXPECT_EQ(fl.timestamp, h->timestamp_end);
+	EXPECT_EQ(0, tu_put(&self->s, sb[0].seq, 1));
+	/* The first published size: a packet too, no timestamp. */
+	ASSERT_EQ(0, ioctl(self->s.fd, TRING_IOC_FLUSH, &v0));
+	EXPECT_EQ(2 * self->s.info.subbuf_size, v0.pos);
+	EXPECT_EQ(1, tu_get(&self->s, sb, SUBBUFS));
+	EXPECT_EQ(1, sb[0].seq);
+}
+
 TEST_F(stream, flush_bad_arguments)
 {
-	struct tring_flush fl = { .size = sizeof(fl), .flags = 1 };
+	struct tring_flush fl = { .size = sizeof(fl), .flags = 2 };
 
 	EXPECT_EQ(-1, ioctl(self->s.fd, TRING_IOC_FLUSH, &fl));
 	EXPECT_EQ(EINVAL, errno);
