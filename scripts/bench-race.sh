@@ -224,6 +224,10 @@ for series in $kernels; do
 		echo "entry and exit event per call, $(inf ratebufkb) KiB per CPU in every tracer (sub-buffers of $(inf subbufkb) KiB"
 		echo "where it has them). Per offered rate (calls/s, 0: as fast as the traced loop goes) and tracer:"
 		echo "events recorded per second (median of rounds) / events lost (as reported, every round)."
+		if grep -q '^rate [0-9]* [^ ]* tring-net ' "$f"; then
+			echo "tring-net: tring-record streaming the same buffer to lttng-relayd ($(inf relayd)) instead"
+			echo "of writing it to tmpfs (tring); the relay writes to tmpfs."
+		fi
 		rtr=$(awk '$1 == "rate" { print $4 }' "$f" | awk '!s[$0]++')
 		printf '%-10s' calls/s
 		for t in $rtr; do printf ' %22s' "$t"; done

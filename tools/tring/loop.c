@@ -151,7 +151,102 @@ static int loop_timeout(struct tr_rec *r, uint64_t deadline, uint64_t now)
 		if (t < 0 || s < t)
 			t = s;
 	}
+	if (r->opt.live_us && r->ops->flush_ts) {
+		s = ms_until(now, r->t_live);
+		if (t < 0 || s < t)
+			t = s;
+	}
 	return t;
+}
+
+/*
+ * Flush one CPU for live viewers and send what that made complete. An
+ * idle CPU's stream gets an empty packet the first time (the relay
+ * needs one before it takes beacons), then a beacon with the CPU's
+ * clock when no packet went since the last tick and none is pending.
+ */
+static int live_cpu(struct tr_rec *r, struct tr_cpu *c)
+{
+	bool empty = !c->relay_seq && !r->live_no_empty;
+	uint64_t pos = 0, ts = 0;
+	int ret;
+
+	ret = r->ops->flush_ts(c, empty, &pos, &ts);
+	if (ret == -EINVAL && empty) {
+		tr_warn("this tring module makes no empty packets: live viewers wait for a CPU's first event");
+		r->live_no_empty = true;
+		ret = r->ops->flush_ts(c, false, &pos, &ts);
+	}
+	if (ret) {
+		stream_failed(r, c, "TRING_IOC_FLUSH", ret);
+		return 0;
+	}
+	if (read_cpu(r, c, c->info.subbuf_count))
+		return -1;
+	if (c->relay_seq && c->relay_seq == c->live_seq && ts &&
+	    pos <= c->next_seq * c->info.subbuf_size &&
+	    tr_relay_beacon(r, c, ts)) {
+		r->stop = TR_STOP_OUTPUT;
+		r->output_error = true;
+		return -1;
+	}
+	c->live_seq = c->relay_seq;
+	return 0;
+}
+
+/*
+ * Each CPU, see live_cpu(); first, every TR_LIVE_META_NS at most, the
+ * declarations of events described since, so that viewers know them
+ * before their packets (the whole metadata is read each time: hundreds
+ * of KiB with the generic events).
+ */
+static void live_cpus(struct tr_rec *r, uint64_t now)
+{
+	unsigned int i;
+
+	if (now >= r->t_meta) {
+		r->t_meta = now + TR_LIVE_META_NS;
+		tr_copy_metadata(r, true);
+	}
+	if (r->net->failed) {
+		r->stop = TR_STOP_OUTPUT;
+		r->output_error = true;
+		return;
+	}
+	for (i = 0; i < r->ncpus; i++) {
+		struct tr_cpu *c = &r->cpus[i];
+
+		if (c->failed || c->absent || c->hup)
+			continue;
+		if (live_cpu(r, c))
+			return;
+	}
+}
+
+/* Every live timer tick (--live). */
+static void live_tick(struct tr_rec *r, uint64_t now)
+{
+	if (!r->opt.live_us || !r->ops->flush_ts || now < r->t_live ||
+	    r->stop)
+		return;
+	r->t_live = now + (uint64_t)r->opt.live_us * 1000;
+	live_cpus(r, now);
+}
+
+/**
+ * tr_live_end - the last live tick, after the drain
+ * @r: the run.
+ *
+ * Beacons for the CPUs that sent nothing since the last tick, so that
+ * viewers can show the busy CPUs' last packets before the streams close.
+ */
+void tr_live_end(struct tr_rec *r)
+{
+	if (!r->opt.live_us || !r->ops->flush_ts || !r->net ||
+	    r->stop == TR_STOP_OUTPUT || r->stop == TR_STOP_STREAM)
+		return;
+	/* The metadata is sent after this, at the end, anyway. */
+	live_cpus(r, 0);
 }
 
 /* Once a second, look for CPUs without a ring that came online. */
@@ -234,6 +329,7 @@ void tr_record_loop(struct tr_rec *r)
 		}
 		now = r->ops->now_ns();
 		poll_absent(r, now);
+		live_tick(r, now);
 		if (r->status_line && now >= r->t_status + NSEC_PER_SEC)
 			tr_show_status(r, now);
 		if (r->stop)

@@ -20,6 +20,7 @@ static const char usage_head[] =
 "	tring-record [-o DIR] [-d SECONDS] [-c CPUS] [-e EVENT]... [OPTION]...\n"
 "	tring-record [OPTION]... [-p PID[,PID...]] [--follow]\n"
 "	tring-record [OPTION]... -- COMMAND [ARG]...\n"
+"	tring-record -o net://HOST[:PORT[:PORT]] [--live[=US]] [OPTION]...\n"
 "	tring-record -l [GLOB]\n"
 "\n"
 "DESCRIPTION\n"
@@ -69,6 +70,39 @@ static const char usage_head[] =
 "		parents, if missing). Default: tring-YYYYMMDD-HHMMSS in the\n"
 "		current directory. A non-empty DIR is refused without\n"
 "		--force.\n"
+"	-o, --output net://HOST[:CONTROL_PORT[:DATA_PORT]]\n"
+"		Stream the trace to LTTng's relay daemon (lttng-relayd)\n"
+"		on HOST instead of writing files, as LTTng's own consumer\n"
+"		does (net6:// for IPv6 only, [ADDR] for an IPv6 address;\n"
+"		ports 5342 and 5343 by default). The relay files it under\n"
+"		its output directory as HOSTNAME/SESSION/kernel, this\n"
+"		machine's host name first, where it puts LTTng's traces,\n"
+"		and babeltrace2 reads it there as a local recording. No\n"
+"		file is written here: the summary goes to standard error\n"
+"		(and to --summary FILE). Packets go to the relay as they are complete, their\n"
+"		padding left for the relay to write. Events described\n"
+"		after the start (a module loaded) are declared at the\n"
+"		end, and with --live every 2 s at most. At the end it\n"
+"		waits (10 s at most) until the relay has written all.\n"
+"	--session NAME\n"
+"		The session's name on the relay (default\n"
+"		tring-YYYYMMDD-HHMMSS); its directory there is\n"
+"		NAME-YYYYMMDD-HHMMSS, as LTTng names a named session's.\n"
+"	--live[=MICROSECONDS]\n"
+"		A live session (default timer 1000000, one second, as\n"
+"		lttng create --live): each CPU's partly filled sub-buffer\n"
+"		is flushed and sent at every tick, an idle CPU's stream\n"
+"		is moved forward in time (an empty packet first, then\n"
+"		beacons), so that\n"
+"		babeltrace2 net://RELAYHOST/host/HOSTNAME/SESSION shows\n"
+"		events about a tick after they are written. Each tick\n"
+"		costs every busy CPU a sub-buffer. At the end the session\n"
+"		stays open a tick more (a second at least), so that viewers\n"
+"		read the last packets.\n"
+"	--summary FILE\n"
+"		Write the summary's key=value lines to FILE instead of\n"
+"		DIR/.tring-record.summary (with net://, where none is\n"
+"		written otherwise).\n"
 "	-f, --force\n"
 "		Record into a non-empty DIR: kernel/stream_*,\n"
 "		kernel/metadata and .tring-record.summary left by an\n"
@@ -173,15 +207,22 @@ static const char usage_tail[] =
 "	babeltrace2 /tmp/trace                read it\n"
 "	tring-record -o /tmp/t -e sched -e 'sys_*' -- make -j4\n"
 "	tring-record -o /tmp/t -p 1234 --follow -d 30\n"
+"	tring-record -o net://collector --live --session web1\n"
+"	babeltrace2 net://collector/host/$(hostname)/web1   watch it\n"
+"\n"
+"	On the relay host: lttng-relayd -o /srv/traces (ports 5342, 5343\n"
+"	and, for live viewers, 5344).\n"
 "\n"
 "EXIT STATUS\n"
 "	0  recorded (a drain that timed out is only a warning), also\n"
 "	   when the buffer was destroyed: all it held is saved\n"
 "	1  bad option, or DIR not empty\n"
 "	2  cannot start: not root, debugfs not mounted, tring not loaded,\n"
-"	   no such instance or CPU, buffer busy\n"
-"	3  writing the output failed (e.g. disk full); what was saved is\n"
-"	   valid and the summary says what was lost\n"
+"	   no such instance or CPU, buffer busy; the relay unreachable,\n"
+"	   refusing or speaking another protocol\n"
+"	3  writing the output failed (e.g. disk full), or the\n"
+"	   connection to the relay was lost; what was saved (or reached\n"
+"	   the relay) is valid and the summary says what was lost\n"
 "	4  a stream failed while recording\n"
 "	5  the drain was aborted by a second signal\n"
 "\n"
@@ -210,6 +251,9 @@ enum {
 	OPT_NO_STATEDUMP,
 	OPT_FILTER,
 	OPT_FOLLOW,
+	OPT_SESSION,
+	OPT_LIVE,
+	OPT_SUMMARY,
 };
 
 static const struct option long_options[] = {
@@ -231,6 +275,9 @@ static const struct option long_options[] = {
 	{ "list",	 no_argument,	    NULL, 'l' },
 	{ "pid",	 required_argument, NULL, 'p' },
 	{ "follow",	 no_argument,	    NULL, OPT_FOLLOW },
+	{ "session",	 required_argument, NULL, OPT_SESSION },
+	{ "live",	 optional_argument, NULL, OPT_LIVE },
+	{ "summary",	 required_argument, NULL, OPT_SUMMARY },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -439,6 +486,25 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 	case OPT_NO_STATEDUMP:
 		o->no_statedump = true;
 		return 0;
+	case OPT_SESSION:
+		if (!*arg || strlen(arg) > 200 || strchr(arg, '/') ||
+		    arg[0] == '.')
+			return bad_value("session", arg,
+					 "not a session name (1 to 200 characters, no '/', not starting with '.')");
+		o->session = arg;
+		return 0;
+	case OPT_SUMMARY:
+		if (!*arg)
+			return bad_value("summary file", arg, "empty");
+		o->summary = arg;
+		return 0;
+	case OPT_LIVE:
+		o->live_us = arg ? parse_long(arg, 1, UINT32_MAX) :
+			     TR_RELAY_LIVE_US;
+		if (o->live_us < 0)
+			return bad_value("live timer", arg,
+					 "expected microseconds > 0");
+		return 0;
 	case 'q':
 		o->quiet = true;
 		return 0;
@@ -510,6 +576,11 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	}
 	if (!o->output)
 		o->output = o->default_output;
+	o->net = tr_relay_is_url(o->output);
+	if ((o->session || o->live_us) && !o->net) {
+		fprintf(stderr, "tring-record: --session and --live need -o net://HOST\n");
+		goto usage;
+	}
 	return 0;
 usage:
 	fprintf(stderr, "Try 'tring-record --help'.\n");

@@ -2,12 +2,14 @@
 /*
  * tring-record output: the output directory (DIR, with the trace in
  * DIR/kernel as an LTTng session lays it out), the stream files and the
- * writes to them, and the CTF metadata.
+ * writes to them, and the CTF metadata; or, with -o net://, the same
+ * steps handed to the relay's session (relay.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -151,10 +153,33 @@ static int scan_output(struct tr_rec *r)
 	return 0;
 }
 
+/* -o net://: the session on the relay, instead of DIR. */
+static int prepare_relay(struct tr_rec *r)
+{
+	static struct tr_relay relay;
+	int ret;
+
+	if (tr_relay_parse_url(&relay, r->opt.output))
+		return TR_EXIT_USAGE;
+	snprintf(relay.session, sizeof(relay.session), "%s",
+		 r->opt.session ?: r->opt.default_output);
+	relay.session_given = r->opt.session;
+	relay.live_us = r->opt.live_us;
+	r->net = &relay;
+	snprintf(r->out_dir, sizeof(r->out_dir), "%s", r->opt.output);
+	ret = tr_relay_connect(r);
+	if (ret)
+		r->net = NULL;
+	return ret;
+}
+
 int tr_prepare_output(struct tr_rec *r)
 {
 	struct stat st;
 	int ret;
+
+	if (r->opt.net)
+		return prepare_relay(r);
 
 	if ((size_t)snprintf(r->out_dir, sizeof(r->out_dir), "%s",
 			     r->opt.output) >= sizeof(r->out_dir) ||
@@ -188,6 +213,9 @@ int tr_prepare_output(struct tr_rec *r)
 int tr_create_output(struct tr_rec *r, struct tr_cpu *c)
 {
 	char path[4096];
+
+	if (r->net)
+		return tr_relay_add_stream(r, c);
 
 	if ((size_t)snprintf(path, sizeof(path), "%s/stream_%u",
 			     r->trace_dir, c->cpu) >= sizeof(path))
@@ -236,15 +264,7 @@ static int write_all(struct tr_rec *r, int fd, struct iovec *iov, int cnt,
 		if (n == 0)
 			return -EIO;
 		*done += n;
-		while (cnt > 0 && (size_t)n >= iov->iov_len) {
-			n -= iov->iov_len;
-			iov++;
-			cnt--;
-		}
-		if (cnt > 0) {
-			iov->iov_base = (char *)iov->iov_base + n;
-			iov->iov_len -= n;
-		}
+		tr_iov_advance(&iov, &cnt, n);
 	}
 	return 0;
 }
@@ -292,10 +312,57 @@ static int copy_file(struct tr_rec *r, const char *src, const char *dst)
  * it; and again at the end (through a temporary file, keeping the first
  * copy if that fails), for events described while recording.
  */
+/*
+ * The metadata to the relay: read whole (its size grows with the events
+ * described, not with the trace) into a buffer kept from one reading to
+ * the next, at the start, at each live tick and at the end.
+ */
+static int send_metadata(struct tr_rec *r, const char *src, bool update)
+{
+	struct tr_relay *n = r->net;
+	size_t len = 0;
+	int fd, ret;
+	ssize_t k;
+	char *p;
+
+	fd = open(src, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	for (;;) {
+		if (len == n->meta_cap) {
+			p = realloc(n->meta_text, n->meta_cap * 2 ?: 1 << 20);
+			if (!p) {
+				close(fd);
+				return -ENOMEM;
+			}
+			n->meta_text = p;
+			n->meta_cap = n->meta_cap * 2 ?: 1 << 20;
+		}
+		k = read(fd, n->meta_text + len, n->meta_cap - len);
+		if (k < 0 && errno == EINTR)
+			continue;
+		if (k <= 0)
+			break;
+		len += k;
+	}
+	ret = k < 0 ? -errno : 0;
+	close(fd);
+	return ret ?: tr_relay_metadata(r, n->meta_text, len, update);
+}
+
 int tr_copy_metadata(struct tr_rec *r, bool final)
 {
 	char src[4096], dst[4096], tmp[4096];
 	int ret;
+
+	if (r->net) {
+		if (tr_join(src, sizeof(src), r->buf_dir, "metadata"))
+			return -ENAMETOOLONG;
+		ret = send_metadata(r, src, final);
+		if (ret && !r->net->failed && !final)
+			tr_warn("cannot send %s: %s", src, strerror(-ret));
+		return ret;
+	}
 
 	if (tr_join(src, sizeof(src), r->buf_dir, "metadata") ||
 	    tr_join(dst, sizeof(dst), r->trace_dir, "metadata") ||
@@ -339,6 +406,8 @@ static void remove_ours(const char *dir, bool top)
 /* Setup failed: take back the files and the directories this run made. */
 void tr_remove_output(struct tr_rec *r)
 {
+	if (r->net)
+		tr_close_outputs(r);
 	if (!r->out_prepared)
 		return;
 	tr_close_outputs(r);
@@ -354,6 +423,17 @@ void tr_remove_output(struct tr_rec *r)
 void tr_close_outputs(struct tr_rec *r)
 {
 	unsigned int i;
+
+	/*
+	 * Once stopped: the relay writes all, live viewers read the end. A
+	 * relay lost by then cost data: the exit status says so.
+	 */
+	if (r->net) {
+		if (tr_relay_close(r, r->stop != TR_STOP_NONE) &&
+		    r->stop != TR_STOP_NONE)
+			r->output_error = true;
+		return;
+	}
 
 	for (i = 0; i < r->ncpus; i++) {
 		struct tr_cpu *c = &r->cpus[i];
@@ -411,6 +491,15 @@ static int build_iov(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 	return n;
 }
 
+/* A packet's bytes on disk; on the relay's connection, without padding. */
+static uint64_t saved_bytes(struct tr_rec *r, struct tr_cpu *c,
+			    const struct tring_subbuf *sb)
+{
+	if (!r->net)
+		return c->info.subbuf_size;
+	return tr_relay_packet_bytes(c, packet_header(c, sb));
+}
+
 static void output_failed(struct tr_rec *r, struct tr_cpu *c, int err)
 {
 	tr_err("writing %s/stream_%u failed: %s; stopping", r->trace_dir, c->cpu,
@@ -431,13 +520,22 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 	uint64_t events;
 	int ret;
 
-	ret = write_all(r, c->out_fd, r->iov, build_iov(r, c, count), &done);
-	whole = ret ? done / size : count;
+	if (r->net) {
+		ret = tr_relay_send_batch(r, c, count, &whole);
+		if (ret) {
+			r->stop = TR_STOP_OUTPUT;
+			r->output_error = true;
+		}
+	} else {
+		ret = write_all(r, c->out_fd, r->iov, build_iov(r, c, count),
+				&done);
+		whole = ret ? done / size : count;
+	}
 	for (i = 0; i < count; i++) {
 		events = packet_events(c, &r->sb[i]);
 		if (i < whole) {
 			c->subbufs++;
-			c->bytes += size;
+			c->bytes += saved_bytes(r, c, &r->sb[i]);
 			c->events += events;
 			/* Packets are saved in order: the last one's count. */
 			c->trace_discarded =
@@ -447,8 +545,8 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 			c->unsaved_events += events;
 		}
 	}
-	if (!ret)
-		return 0;
+	if (!ret || r->net)
+		return ret;
 	if (done % size && ftruncate(c->out_fd, c->bytes))
 		tr_warn("cannot cut %s/stream_%u back to %" PRIu64 " bytes: %s",
 			r->trace_dir, c->cpu, c->bytes, strerror(errno));

@@ -5,6 +5,7 @@
  *	setup.c		environment, knobs, streams, statedump
  *	events.c	-e (the events recorded) and --list
  *	output.c	output directory, writes, metadata
+ *	relay.c		or the same to LTTng's relay daemon (-o net://)
  *	loop.c		record loop and drain
  *	summary.c	status line and summary
  *	util.c		messages, paths, small files (used by all)
@@ -135,7 +136,6 @@ static void teardown(struct tr_rec *r)
 
 	/* COMMAND, if setup failed before it ran: it exits. */
 	tr_end_command(r);
-	restore_signals(r);
 	tr_close_outputs(r);
 	/* After Ctrl-C, an error or a failed start alike. */
 	tr_restore_events(r);
@@ -145,6 +145,11 @@ static void teardown(struct tr_rec *r)
 	free(r->cpus);
 	free(r->set);
 	free(r->pfd);
+	/*
+	 * Last: a Ctrl-C while the events are put back (hundreds of
+	 * enable files with -e 'sys_*') must not kill us half-way.
+	 */
+	restore_signals(r);
 }
 
 /*
@@ -153,8 +158,9 @@ static void teardown(struct tr_rec *r)
  * things went wrong, the first that applies wins, the one that cost the
  * most data first:
  *
- *	3 TR_EXIT_OUTPUT	writing or closing an output file failed:
- *				data taken from the kernel is not on disk
+ *	3 TR_EXIT_OUTPUT	writing or closing an output file failed,
+ *				or the relay was lost: data taken from the
+ *				kernel is not on disk (or on the relay)
  *	4 TR_EXIT_STREAM	a stream failed (an ioctl, or waiting for
  *				data): what its CPU wrote after that is not
  *				read
@@ -182,14 +188,21 @@ static void finish(struct tr_rec *r)
 	int ret;
 
 	tr_refresh_status(r);
+	/* To the relay: the events described meanwhile, before it closes. */
+	if (r->net)
+		tr_copy_metadata(r, true);
 	tr_close_outputs(r);
 	r->exit_status = derive_exit_status(r);
-	tr_copy_metadata(r, true);
+	if (!r->net)
+		tr_copy_metadata(r, true);
 	if (!r->opt.quiet)
 		tr_print_summary(r);
-	ret = tr_write_summary_file(r);
+	/* Streamed: nothing is written here unless --summary says where. */
+	ret = r->net && !r->opt.summary ? 0 : tr_write_summary_file(r);
 	if (ret)
-		tr_warn("cannot write %s/.tring-record.summary: %s", r->out_dir,
+		tr_warn("cannot write the summary %s%s: %s",
+			r->opt.summary ?: r->out_dir,
+			r->opt.summary ? "" : "/.tring-record.summary",
 			strerror(-ret));
 }
 
@@ -199,9 +212,13 @@ static void record(struct tr_rec *r)
 	r->t_start = r->ops->now_ns();
 	r->t_status = r->t_start;
 	r->t_absent = r->t_start;
+	r->t_live = r->t_start;
+	/* The metadata was sent at setup. */
+	r->t_meta = r->t_start + TR_LIVE_META_NS;
 	tr_start_command(r);
 	tr_record_loop(r);
 	tr_drain(r);
+	tr_live_end(r);
 	r->t_stop = r->ops->now_ns();
 	/* Recording stopped first (a signal, the duration): COMMAND too. */
 	tr_end_command(r);

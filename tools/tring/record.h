@@ -24,12 +24,16 @@
 
 #include <linux/tring.h>
 
+#include "relay.h"
+
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
 /* Sub-buffers asked for per TRING_IOC_GET; the kernel hands out <= 64. */
 #define TR_BATCH		64
 /* Highest CPU number accepted (x86 MAXSMP's NR_CPUS). */
 #define TR_MAX_CPUS		8192
+/* With --live, new event declarations are looked for this often at most. */
+#define TR_LIVE_META_NS		(2ULL * 1000000000ULL)
 /* Give up draining a CPU whose flushed packet stays incomplete this long. */
 #define TR_DRAIN_TIMEOUT_NS	(2ULL * 1000000000ULL)
 
@@ -103,6 +107,10 @@ struct tr_opts {
 	unsigned int npids;
 	bool follow;			/* --follow */
 	char **command;			/* -- COMMAND [ARGS], or NULL */
+	bool net;			/* -o net://: to LTTng's relay */
+	const char *session;		/* --session, or NULL */
+	long live_us;			/* --live; 0: not live */
+	const char *summary;		/* --summary FILE, or NULL */
 };
 
 /* An event of the default buffer, for -e (events.c). */
@@ -150,6 +158,12 @@ struct tr_cpu {
 	uint64_t unsaved_events;
 	bool bad_header_warned;
 
+	/* Streaming (relay.c) */
+	uint64_t relay_handle;		/* the relay's stream */
+	uint64_t relay_seq;		/* packets sent: next net_seq_num */
+	bool relay_added;
+	uint64_t live_seq;		/* relay_seq at the last live tick */
+
 	struct tring_status start;	/* STATUS right after opening */
 	struct tring_status last;	/* latest STATUS */
 };
@@ -180,6 +194,12 @@ struct tr_ops {
 	int (*put)(struct tr_cpu *c, uint64_t seq, unsigned int count);
 	int (*status)(struct tr_cpu *c, struct tring_status *st);
 	int (*flush)(struct tr_cpu *c, uint64_t *pos);
+	/*
+	 * A flush for live streaming (optional): with @empty, a packet even
+	 * when nothing was written; *@ts gets the CPU's clock.
+	 */
+	int (*flush_ts)(struct tr_cpu *c, bool empty, uint64_t *pos,
+			uint64_t *ts);
 	int (*set_watermark)(struct tr_cpu *c, uint32_t wm);
 	/*
 	 * Sleep until one of @set is readable, @timeout_ms passes (-1: no
@@ -208,6 +228,7 @@ struct tr_rec {
 	bool out_created;		/* this run made out_dir */
 	bool trace_created;		/* this run made trace_dir */
 	bool out_prepared;		/* out_dir checked and usable */
+	struct tr_relay *net;		/* -o net://: the relay, else NULL */
 	enum tr_statedump statedump;
 
 	/* -p, --follow, COMMAND (track.c) */
@@ -248,6 +269,10 @@ struct tr_rec {
 	bool stream_error;		/* a stream, or waiting on them, failed */
 	int exit_status;		/* set once, at the end */
 
+	uint64_t t_live;		/* next live tick (--live) */
+	uint64_t t_meta;		/* next metadata update (--live) */
+	bool live_no_empty;		/* the module makes no empty packets */
+
 	/* Status line state. */
 	uint64_t t_status;
 	uint64_t status_events;
@@ -274,6 +299,7 @@ void tr_status_dirty(void);
 void tr_status_reset(void);
 int tr_join(char *dst, size_t n, const char *a, const char *b);
 int tr_read_small_file(const char *path, char *buf, size_t size);
+void tr_iov_advance(struct iovec **iov, int *cnt, size_t n);
 
 #define tr_err(...)	tr_msg("error: ", __VA_ARGS__)
 #define tr_warn(...)	tr_msg("warning: ", __VA_ARGS__)
@@ -313,6 +339,7 @@ void tr_remove_output(struct tr_rec *r);
 /* loop.c: record loop and drain */
 void tr_record_loop(struct tr_rec *r);
 void tr_drain(struct tr_rec *r);
+void tr_live_end(struct tr_rec *r);
 
 /* summary.c: status line and summary */
 uint64_t tr_refresh_status(struct tr_rec *r);

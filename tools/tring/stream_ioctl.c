@@ -187,6 +187,21 @@ static int real_flush(struct tr_cpu *c, uint64_t *pos)
 	return ret;
 }
 
+static int real_flush_ts(struct tr_cpu *c, bool empty, uint64_t *pos,
+			 uint64_t *ts)
+{
+	struct tring_flush fl = {
+		.size = sizeof(fl),
+		.flags = empty ? TRING_FLUSH_EMPTY : 0,
+	};
+	int ret;
+
+	ret = xioctl(c->fd, TRING_IOC_FLUSH, &fl);
+	*pos = fl.pos;
+	*ts = fl.timestamp;
+	return ret;
+}
+
 static int real_set_watermark(struct tr_cpu *c, uint32_t wm)
 {
 	struct tring_watermark w = { .size = sizeof(w), .watermark = wm };
@@ -257,6 +272,7 @@ const struct tr_ops tr_real_ops = {
 	.put		= real_put,
 	.status		= real_status,
 	.flush		= real_flush,
+	.flush_ts	= real_flush_ts,
 	.set_watermark	= real_set_watermark,
 	.wait		= real_wait,
 	.writev		= real_writev,

@@ -293,7 +293,10 @@ int tr_write_summary_file(struct tr_rec *r)
 	char path[4096];
 	FILE *f;
 
-	if (tr_join(path, sizeof(path), r->out_dir, ".tring-record.summary"))
+	if (r->opt.summary)
+		snprintf(path, sizeof(path), "%s", r->opt.summary);
+	else if (tr_join(path, sizeof(path), r->out_dir,
+			 ".tring-record.summary"))
 		return -ENAMETOOLONG;
 	f = fopen(path, "we");
 	if (!f)
@@ -349,9 +352,9 @@ static void print_losses(struct tr_rec *r)
 	for (i = 0; i < r->ncpus; i++) {
 		sum_cpu(&r->cpus[i], &s);
 		if (s.v[C_UNSAVED_SUBBUFS])
-			fprintf(stderr, "cpu%u: lost %" PRIu64 " sub-buffers (%" PRIu64 " events) taken but not saved\n",
+			fprintf(stderr, "cpu%u: lost %" PRIu64 " sub-buffers (%" PRIu64 " events) taken but not %s\n",
 				r->cpus[i].cpu, s.v[C_UNSAVED_SUBBUFS],
-				s.v[C_UNSAVED_EVENTS]);
+				s.v[C_UNSAVED_EVENTS], r->net ? "sent" : "saved");
 		if (r->stop == TR_STOP_OUTPUT && s.v[C_LEFT_BYTES])
 			fprintf(stderr, "cpu%u: lost %" PRIu64 " bytes (%" PRIu64 " complete sub-buffers) left unread in the kernel buffer\n",
 				r->cpus[i].cpu, s.v[C_LEFT_BYTES],
@@ -360,6 +363,22 @@ static void print_losses(struct tr_rec *r)
 			fprintf(stderr, "cpu%u: %" PRIu64 " sub-buffers overwritten before they could be read\n",
 				r->cpus[i].cpu, s.v[C_SKIPPED]);
 	}
+}
+
+/* Streamed: subbufs and bytes are the packets and bytes sent. */
+static void print_relay(struct tr_rec *r, const struct tr_sum *t)
+{
+	const struct tr_relay *n = r->net;
+
+	fprintf(stderr, "tring-record: sent %" PRIu64 " events in %" PRIu64 " packets, %.1f MB without padding, to %s, session %s of host %s (%s)",
+		t->v[C_EVENTS], t->v[C_SUBBUFS], t->v[C_BYTES] / 1e6, n->url,
+		n->session, n->hostname, n->path);
+	if (n->live_us)
+		fprintf(stderr, "; live, %" PRIu64 " beacons", n->beacons);
+	if (n->meta_added)
+		fprintf(stderr, "; %" PRIu64 " event declarations added at the end",
+			n->meta_added);
+	fprintf(stderr, "%s\n", n->failed ? "; the relay was lost" : "");
 }
 
 void tr_print_summary(struct tr_rec *r)
@@ -373,6 +392,10 @@ void tr_print_summary(struct tr_rec *r)
 	print_row(NULL, NULL, NULL);
 	each_sum(r, &t, print_row);
 	print_losses(r);
+	if (r->net) {
+		print_relay(r, &t);
+		return;
+	}
 	fprintf(stderr, "tring-record: saved %" PRIu64 " events, %.1f MB in %s\n",
 		t.v[C_EVENTS], t.v[C_BYTES] / 1e6, r->out_dir);
 }

@@ -418,6 +418,31 @@ static int fake_flush(struct tr_cpu *c, uint64_t *pos)
 	return 0;
 }
 
+/*
+ * The live flush: with @empty a packet even with no event (none when the
+ * ring has no room); *@ts is where the next packet's time starts, so no
+ * later event is older. fk.no_empty: a module without empty packets.
+ */
+static int fake_flush_ts(struct tr_cpu *c, bool empty, uint64_t *pos,
+			 uint64_t *ts)
+{
+	struct fake_ring *f = c->priv;
+	int ret = 0;
+
+	if (empty && fk.no_empty)
+		return -EINVAL;
+	fk.live_flushes++;
+	if (empty && !f->open_events && open_packet(f)) {
+		close_packet(f);
+		*pos = f->wseq * f->size;
+		f->flush_pos = *pos;
+	} else {
+		ret = fake_flush(c, pos);
+	}
+	*ts = f->wseq * 1000;
+	return ret;
+}
+
 static int fake_set_watermark(struct tr_cpu *c, uint32_t wm)
 {
 	struct fake_ring *f = c->priv;
@@ -571,6 +596,7 @@ const struct tr_ops fake_ops = {
 	.put		= fake_put,
 	.status		= fake_status,
 	.flush		= fake_flush,
+	.flush_ts	= fake_flush_ts,
 	.set_watermark	= fake_set_watermark,
 	.wait		= fake_wait,
 	.writev		= fake_writev,

@@ -372,6 +372,7 @@ static const struct test *const suites[] = {
 	layout_tests,
 	events_tests,
 	track_tests,
+	relay_tests,
 };
 
 int main(int argc, char **argv)

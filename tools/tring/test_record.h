@@ -70,6 +70,8 @@ struct fake {
 	int wait_err;			/* ops->wait() fails with this errno */
 	bool signal_at_open;		/* SIGINT while opening the streams */
 	bool no_log;
+	bool no_empty;			/* flush_ts() refuses empty packets */
+	unsigned int live_flushes;
 	/* writev */
 	struct wlog wlog[WLOG_MAX];
 	unsigned int writevs;
@@ -95,7 +97,7 @@ struct test {
 
 /* Each file's tests, ended by { NULL }. */
 extern const struct test save_tests[], stop_tests[], setup_tests[],
-	layout_tests[], events_tests[], track_tests[];
+	layout_tests[], events_tests[], track_tests[], relay_tests[];
 
 /* test_fake.c: the fake writer and backend */
 extern const struct tr_ops fake_ops;

@@ -73,3 +73,22 @@ void tr_status_reset(void)
 {
 	status_dirty = false;
 }
+
+/**
+ * tr_iov_advance - skip what a short write or send took
+ * @iov: the vector; moved to the first entry not fully written.
+ * @cnt: its entries; lowered as whole ones go.
+ * @n: bytes written.
+ */
+void tr_iov_advance(struct iovec **iov, int *cnt, size_t n)
+{
+	while (*cnt > 0 && n >= (*iov)->iov_len) {
+		n -= (*iov)->iov_len;
+		(*iov)++;
+		(*cnt)--;
+	}
+	if (*cnt > 0) {
+		(*iov)->iov_base = (char *)(*iov)->iov_base + n;
+		(*iov)->iov_len -= n;
+	}
+}

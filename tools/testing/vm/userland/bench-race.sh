@@ -237,11 +237,14 @@ run_none() {
 }
 
 run_tring() {
-	local e pid s
+	local e pid s tr
 	rm -rf $O
-	# TRING_OPTS: more tring-record options, for experiments.
+	mkdir -p $O
+	# TRING_OPTS: more tring-record options, for experiments; TRING_DEST
+	# where the trace goes (run_tring_net).
 	# shellcheck disable=SC2086
-	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS -o $O &
+	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS \
+		${TRING_DEST:--o $O} --summary $O/.tring-record.summary &
 	pid=$!
 	sleep 1
 	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
@@ -255,11 +258,34 @@ run_tring() {
 	# share is what was lost after the recording started.
 	lost=$(($(sed -n 's/^total\.lost=//p' $s) - $(sed -n 's/^total\.lost_at_start=//p' $s)))
 	rcpu=$(($(sed -n 's/^user_ns=//p' $s) + $(sed -n 's/^sys_ns=//p' $s)))
-	bytes=$(du -sb --exclude=.tring-record.summary $O | cut -f1)
+	# TRING_TRACE: where the trace went (a glob), if not to $O.
+	tr=$(ls -d ${TRING_TRACE:-$O} 2>/dev/null | head -n 1)
+	bytes=$(du -sb --exclude=.tring-record.summary "$tr" | cut -f1)
 	tev=- tlost=-
 	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
-		read -r tev tlost <<<"$(bt_count $O)"
+		read -r tev tlost <<<"$(bt_count "$tr")"
 	fi
+}
+
+# tring-record streaming to lttng-relayd on the loopback, which writes to
+# tmpfs as the other tracers do: the same buffer and rates as run_tring.
+RELAY_OUT=/tmp/relay-bench
+relay_bench_up() {
+	local i
+	command -v lttng-relayd >/dev/null || return 1
+	lttng-relayd -b -o $RELAY_OUT -C tcp://127.0.0.1:15342 \
+		-D tcp://127.0.0.1:15343 -L tcp://127.0.0.1:15344 >/dev/null 2>&1 || return 1
+	for i in $(seq 100); do
+		(exec 3<>/dev/tcp/127.0.0.1/15342) 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+run_tring_net() {
+	local n=bench$RANDOM
+	TRING_DEST="-o net://127.0.0.1:15342:15343 --session $n" \
+		TRING_TRACE="$RELAY_OUT/$(hostname)/$n-*" run_tring "$@"
+	rm -rf "$RELAY_OUT/$(hostname)/$n"-*
 }
 
 # tring's generic events (the kernel's own, through perf): TRING_EVENTS
@@ -437,6 +463,11 @@ TRING_EVENTS="syscalls/syscall_entry syscalls/exit_syscall"
 LTTNG_EVENTS=
 FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
 RATE_TRACERS=$(echo $TRACERS | sed 's/none//')
+# Streaming to LTTng's relay on the loopback, beside tring's tmpfs run.
+if echo " $RATE_TRACERS " | grep -q ' tring ' && ip link set lo up && relay_bench_up; then
+	RATE_TRACERS="$RATE_TRACERS tring-net"
+	info relayd "$(lttng-relayd --version 2>&1 | head -n 1) on 127.0.0.1, writing to tmpfs"
+fi
 for r in $(seq "$ROUNDS"); do
 	TRACERS=$RATE_TRACERS
 	for rate in $RATES; do

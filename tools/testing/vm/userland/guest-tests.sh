@@ -16,6 +16,8 @@ export HOME=/tmp LANG=C.UTF-8
 here=$(cd "$(dirname "$0")" && pwd)
 R=/results
 PREFIX=/usr/local
+# How the relay tests load tring (a developer's run: insmod a build).
+MODLOAD="modprobe tring"
 # shellcheck disable=SC1091
 [ -r $R/env ] && . $R/env
 
@@ -36,6 +38,8 @@ exec > >(tee $R/guest.log >/dev/console) 2>&1
 cd /tmp || exit 1
 
 K=$(uname -r)
+# A host name per kernel: the relay files each guest's trace under it.
+hostname "guest-$(echo "$K" | cut -d. -f1,2)"
 T=/sys/kernel/debug/tring
 W=/dev/shm/workload.sh
 : >$R/tap
@@ -176,10 +180,18 @@ timed() {
 	$2
 	note "$1: $(awk -v s="$s" -v e="$(date +%s.%N)" 'BEGIN { printf "%.1f", e - s }') s wall time"
 }
-timed tring tring_tests
-timed LTTng lttng_tests
-timed trace-cmd tracecmd_tests
-timed perf perf_tests
+# shellcheck source=relay-tests.sh
+. "$here/relay-tests.sh"
+# ONLY (from /results/env): the groups to run, for a developer's run.
+for g in ${ONLY:-tring relay LTTng trace-cmd perf}; do
+	case $g in
+	tring) timed tring tring_tests ;;
+	relay) timed relay relay_tests ;;
+	LTTng) timed LTTng lttng_tests ;;
+	trace-cmd) timed trace-cmd tracecmd_tests ;;
+	perf) timed perf perf_tests ;;
+	esac
+done
 note "memory at the end: $(free -m | awk '/^Mem:/ { print $3 " MiB used, " $5 " MiB tmpfs, " $7 " MiB available" }')"
 
 echo done >$R/done

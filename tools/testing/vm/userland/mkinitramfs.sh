@@ -3,8 +3,10 @@
 #
 # Build the initramfs of the real-userland guest for one installed Debian
 # kernel: busybox, this directory's init, and the kernel's own modules
-# for virtio 9p and overlayfs (with their dependencies, decompressed),
-# taken from the host's /lib/modules/RELEASE.
+# for virtio 9p, overlayfs and virtio-net (with their dependencies,
+# decompressed), taken from the host's /lib/modules/RELEASE. virtio-net
+# is for run-guest.sh's optional network (TRING_GUEST_FWD); without a
+# NIC it loads and does nothing.
 #
 # usage: mkinitramfs.sh RELEASE OUT.cpio.gz
 
@@ -13,7 +15,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 release=$1
 out=$2
-MODS="virtio_pci 9pnet_virtio 9p overlay"
+MODS="virtio_pci 9pnet_virtio 9p overlay virtio_net"
 
 [ -d "/lib/modules/$release" ] || { echo "no /lib/modules/$release" >&2; exit 1; }
 stage=$(mktemp -d)

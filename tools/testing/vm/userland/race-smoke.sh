@@ -62,10 +62,14 @@ ok "$([ "${ev:-0}" -gt 4000 ] 2>/dev/null; echo $?)" "generic: tring recorded th
 ok "$([ "$ev" = "$tev" ]; echo $?)" "generic: the events tring counted ($ev) are the events its trace holds ($tev)"
 ok "$(grep -q '^tring-generic ' "$out/race.txt"; echo $?)" "generic: the table has the generic events' row"
 # The highest rate with no loss: every tracer ran the paced source.
-for t in tring lttng trace-cmd perf; do
+for t in tring tring-net lttng trace-cmd perf; do
 	ok "$(grep -qE "^rate 1 paced-20000 $t ns [1-9][0-9]* cpu_ns [0-9]+ calls [1-9][0-9]* events [1-9]" "$f"; echo $?)" "rate: $t recorded the paced source"
 done
 ok "$(grep -q '^no loss to ' "$out/race.txt"; echo $?)" "rate: the table has the no-loss row"
+# Streamed to the relay: every event the local run would have, none lost.
+nev=$(awk '$1 == "rate" && $2 == 1 && $4 == "tring-net" { print $12 }' "$f")
+ntev=$(awk '$1 == "rate" && $2 == 1 && $4 == "tring-net" { print $16 }' "$f")
+ok "$([ "${nev:-0}" -gt 0 ] && [ "$nev" = "$ntev" ]; echo $?)" "rate: streamed to lttng-relayd, the relay's trace holds the events tring counted ($nev, $ntev)"
 # Choosing what is recorded: every tracer three ways; hackbench beside a storm.
 for t in none tring tring-track tring-filter lttng lttng-track lttng-filter trace-cmd trace-cmd-track trace-cmd-filter; do
 	ok "$(grep -qE "^sel 1 syscall-1cpu $t ns [1-9][0-9]* " "$f"; echo $?)" "choose: $t ran the storm"

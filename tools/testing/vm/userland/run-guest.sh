@@ -14,6 +14,19 @@
 # wrote. Exit status: QEMU's (124 on timeout). TRING_VM_SMP (2) and
 # TRING_USERLAND_MEM (1G) size the guest; TRING_VM_ACCEL overrides the
 # QEMU accelerator.
+#
+# TRING_GUEST_FWD="PORT:HOSTPORT ..." gives the guest a network that
+# reaches the host's loopback only: a virtio NIC on QEMU's user-mode
+# network with restrict=on (nothing routed to the host or outside, no
+# DNS), where a TCP connection to 10.0.2.100:PORT is forwarded to
+# 127.0.0.1:HOSTPORT on the host (one guestfwd per pair). The guest sets
+# itself up with guest-net.sh (10.0.2.15/24, static). Each guest
+# connection gets its own host connection: QEMU runs busybox nc for it,
+# connected to 127.0.0.1:HOSTPORT (a forward to a socket chardev would
+# share one host connection among all the guest's connections, which
+# breaks lttng-relayd). With nothing listening on the host, a guest's
+# connection is accepted, then closed at once. Unset (the default): no
+# network device at all.
 
 set -uo pipefail
 
@@ -29,6 +42,18 @@ case $release in
 6.1[2-9]* | 6.[2-9]* | [7-9].*) accel=${TRING_VM_ACCEL:-tcg,thread=single} ;;
 *) accel=${TRING_VM_ACCEL:-tcg} ;;
 esac
+
+net=(-nic none)
+if [ -n "${TRING_GUEST_FWD:-}" ]; then
+	netdev=user,id=net0,restrict=on,net=10.0.2.0/24
+	for pair in $TRING_GUEST_FWD; do
+		[[ $pair =~ ^[0-9]+:[0-9]+$ ]] ||
+			{ echo "run-guest: TRING_GUEST_FWD: not PORT:HOSTPORT: $pair" >&2; exit 1; }
+		netdev+=",guestfwd=tcp:10.0.2.100:${pair%%:*}-cmd:sh -c \"exec busybox nc 127.0.0.1 ${pair#*:} 2>/dev/null\""
+	done
+	# shellcheck disable=SC2054 # commas within QEMU's options
+	net=(-netdev "$netdev" -device virtio-net-pci,netdev=net0)
+fi
 
 image=/boot/vmlinuz-$release
 [ -r "$image" ] || { echo "run-guest: no $image" >&2; exit 1; }
@@ -55,6 +80,7 @@ timeout --kill-after=10 "$timeout_s" \
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
 	-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	"${net[@]}" \
 	</dev/null >"$out/qemu.log" 2>&1
 status=$?
 [ "$status" != 124 ] && [ "$status" != 137 ] ||

@@ -7,8 +7,11 @@
 #     with headers, tring-record and its man page under PREFIX;
 #  2. for each Debian kernel (6.1, 6.12), a guest with the host's own
 #     Debian userland (run-guest.sh) runs guest-tests.sh: modprobe tring,
-#     the installed tring-record, babeltrace2, then LTTng (6.1 only),
-#     trace-cmd and perf on the same workload;
+#     the installed tring-record, babeltrace2, streaming to lttng-relayd
+#     (relay-tests.sh), then LTTng (6.1 only), trace-cmd and perf on the
+#     same workload. The guests run at the same time, each also
+#     streaming live to one lttng-relayd on the host's 127.0.0.1, whose
+#     sessions the host's babeltrace2 must list at once;
 #  3. on the host, "make uninstall", which must leave no file behind.
 #
 # DKMS changes the host for real: the install is undone at the end, also
@@ -115,13 +118,40 @@ t "man page tring-record(1) installed and formats" \
 	bash -c "man -l '$PREFIX/share/man/man1/tring-record.1' 2>&1 | grep -q -- '--output DIR'"
 
 # --- 2. the guests ------------------------------------------------------------------
-guest() {
-	local name=$1 release=$2 dir=$out/guest-$1 s line
+# Both at once, each also streaming live to one lttng-relayd on the host
+# ("many machines"): 127.0.0.1 only, reached from a guest at 10.0.2.100
+# through QEMU's user-mode network (run-guest.sh's TRING_GUEST_FWD).
+HP=${TRING_HOST_RELAY_PORT:-15342}
+relay_dir=$out/host-relay
+host_relay_up() {
+	local i
+	lttng-relayd -b -o "$relay_dir" -C "tcp://127.0.0.1:$HP" \
+		-D "tcp://127.0.0.1:$((HP + 1))" -L "tcp://127.0.0.1:$((HP + 2))" \
+		>"$out/host-relayd.log" 2>&1 || return 1
+	for i in $(seq 100); do
+		(exec 3<>/dev/tcp/127.0.0.1/$HP) 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+host_relay_down() {
+	pkill -f "lttng-relayd .*-C tcp://127.0.0.1:$HP " 2>/dev/null
+}
+guest_start() {
+	local name=$1 release=$2 dir=$out/guest-$1
 	mkdir -p "$dir/results"
-	echo "PREFIX=$PREFIX" >"$dir/results/env"
-	s=$(date +%s)
-	"$here/run-guest.sh" "$release" "$dir" "$TIMEOUT" "$here/guest-tests.sh"
-	echo "# $name: guest ran $(( $(date +%s) - s )) s wall time (booted $release with the host's userland over 9p)"
+	{
+		echo "PREFIX=$PREFIX"
+		echo "RELAY_HOST=5342"
+		echo "PEERS=$((nguests - 1))"
+	} >"$dir/results/env"
+	date +%s >"$dir/start"
+	TRING_GUEST_FWD="5342:$HP 5343:$((HP + 1)) 5344:$((HP + 2))" \
+		"$here/run-guest.sh" "$release" "$dir" "$TIMEOUT" "$here/guest-tests.sh" &
+}
+guest_report() {
+	local name=$1 release=$2 dir=$out/guest-$1 line
+	echo "# $name: guest ran $(( $(stat -c %Y "$dir/console.log") - $(cat "$dir/start") )) s wall time (booted $release with the host's userland over 9p)"
 	if [ ! -f "$dir/results/done" ]; then
 		ok 1 "$name: guest finished its tests ($(tail -n 1 "$dir/qemu.log" 2>/dev/null); $dir/console.log)"
 		tail -n 20 "$dir/console.log" | sed 's/^/#   /'
@@ -140,15 +170,56 @@ guest() {
 	done < <(cat "$dir/results/tap" 2>/dev/null)
 	t "$name: no kernel splat" "$top/tools/testing/vm/splat.sh" "$dir/console.log"
 }
+# What the host's babeltrace2 lists live, every 2 s while guests run;
+# the first time it lists every guest's session at once goes to
+# $out/all-listed.
+watch_sessions() {
+	local want=$1
+	while :; do
+		babeltrace2 -i lttng-live "net://127.0.0.1:$((HP + 2))" >"$out/listing" 2>&1
+		if [ "$(grep -c '/fleet ' "$out/listing")" -ge "$want" ] && [ ! -s "$out/all-listed" ]; then
+			cp "$out/listing" "$out/all-listed"
+		fi
+		sleep 2
+	done
+}
 newest() { ls -d $1 2>/dev/null | sort -V | tail -n 1; }
+names=() releases=()
 for series in 6.1 6.12; do
 	image=$(newest "/boot/vmlinuz-$series.*")
 	if [ -z "$image" ]; then
 		ok 1 "a Debian $series kernel is installed (scripts/setup.sh)"
 		continue
 	fi
-	guest "debian-$series" "${image#/boot/vmlinuz-}"
+	names+=("debian-$series")
+	releases+=("${image#/boot/vmlinuz-}")
 done
+nguests=${#names[@]}
+t "host: lttng-relayd for the guests starts on 127.0.0.1:$HP" host_relay_up
+: >"$out/all-listed"
+watch_sessions "$nguests" &
+watcher=$!
+pids=()
+for i in "${!names[@]}"; do
+	guest_start "${names[$i]}" "${releases[$i]}"
+	pids+=($!)
+done
+wait "${pids[@]}"
+kill $watcher 2>/dev/null
+wait $watcher 2>/dev/null
+for i in "${!names[@]}"; do
+	guest_report "${names[$i]}" "${releases[$i]}"
+done
+sed 's/^/#   host babeltrace2: /' "$out/all-listed"
+t "host: babeltrace2 lists the $nguests guests' sessions live at once" \
+	test "$(grep -c '/fleet ' "$out/all-listed")" -ge "$nguests"
+for i in "${!names[@]}"; do
+	g=guest-${names[$i]#debian-}
+	tr=$(ls -d "$relay_dir/$g/fleet-"*/kernel 2>/dev/null | head -n 1)
+	t "host: the relay's trace from $g reads in babeltrace2 ($tr)" \
+		bash -c "test -n '$tr' && babeltrace2 '$tr' >'$out/fleet-$g.txt' 2>'$out/fleet-$g.err' && grep -q ' sched_switch: ' '$out/fleet-$g.txt'"
+done
+host_relay_down
 
 # --- 3. make uninstall --------------------------------------------------------------
 installed=0

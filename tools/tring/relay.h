@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tring-record's network output to LTTng's relay daemon (relay.c).
+ */
+#ifndef _TRING_RELAY_H
+#define _TRING_RELAY_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stddef.h>
+
+/* LTTng's default ports: control and data. */
+#define TR_RELAY_CTRL_PORT	5342
+#define TR_RELAY_DATA_PORT	5343
+/* --live without a value: LTTng's default live timer. */
+#define TR_RELAY_LIVE_US	1000000U
+/* Longest wait for the relay: a connect, a send, an answer. */
+#define TR_RELAY_TIMEOUT_S	10
+
+struct tr_rec;
+struct tr_cpu;
+struct tring_packet_header;
+
+/* The session on the relay; one per run. */
+struct tr_relay {
+	char url[512];			/* as given, for messages */
+	char host[256];			/* host part, without brackets */
+	int family;			/* AF_INET6 for net6://, else any */
+	unsigned int ctrl_port, data_port;
+	char session[201];		/* --session, or tring-DATE */
+	bool session_given;
+	char hostname[64];		/* this machine's, as the relay files it */
+	char path[4096];		/* HOST/SESSION[-DATE]/kernel */
+	unsigned int live_us;		/* --live; 0: not live */
+	unsigned int timeout_s;
+
+	int ctrl, data;			/* connections, or -1 */
+	unsigned int minor;		/* protocol 2.minor in use */
+	uint64_t session_id;
+	uint64_t meta_handle;
+	size_t meta_sent;		/* metadata bytes sent at the start */
+	uint64_t *sent_events;		/* their event declarations' hashes */
+	size_t nsent_events;
+	uint64_t meta_added;		/* declarations sent since the start */
+	char *meta_text;		/* the metadata read last (reused) */
+	size_t meta_cap;
+	uint64_t beacons;		/* live beacons sent */
+	bool failed;			/* lost: nothing more is sent */
+};
+
+bool tr_relay_is_url(const char *s);
+int tr_relay_parse_url(struct tr_relay *n, const char *url);
+int tr_relay_connect(struct tr_rec *r);
+int tr_relay_add_stream(struct tr_rec *r, struct tr_cpu *c);
+int tr_relay_metadata(struct tr_rec *r, const char *text, size_t len,
+		      bool update);
+int tr_relay_send_batch(struct tr_rec *r, struct tr_cpu *c,
+			unsigned int count, unsigned int *sent);
+int tr_relay_beacon(struct tr_rec *r, struct tr_cpu *c, uint64_t ts);
+int tr_relay_close(struct tr_rec *r, bool linger);
+uint32_t tr_relay_packet_bytes(const struct tr_cpu *c,
+			       const struct tring_packet_header *h);
+
+#endif /* _TRING_RELAY_H */
