@@ -38,22 +38,121 @@ json_rows=()
 make -C "$top" -s tools >/dev/null
 make -C "$top/tools/testing/bench" -s >/dev/null
 
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }'; }
+# The median; of an even count, the mean of the middle two.
+median() {
+	sort -n | awk '{ a[NR] = $1 } END {
+		if (!NR) print ""
+		else if (NR % 2) print a[(NR + 1) / 2]
+		else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
 
-# col FILE WORKLOAD TRACER KEY: the values of KEY, one per round
+# ci95: "LOW HIGH", the 95% interval of the median of the values on
+# stdin, by bootstrap over them (2000 resamples, a fixed seed); "- -"
+# with fewer than 3.
+ci95() {
+	awk 'BEGIN { srand(1) } { v[NR] = $1 } END {
+		if (NR < 3) exit
+		for (b = 1; b <= 2000; b++) {
+			for (i = 1; i <= NR; i++) s[i] = v[int(rand() * NR) + 1]
+			for (i = 2; i <= NR; i++)	# insertion sort: few rounds
+				for (j = i; j > 1 && s[j - 1] > s[j]; j--) { x = s[j]; s[j] = s[j - 1]; s[j - 1] = x }
+			print NR % 2 ? s[(NR + 1) / 2] : (s[NR / 2] + s[NR / 2 + 1]) / 2
+		} }' | sort -g | awk 'NR == 50 { lo = $1 } NR == 1951 { hi = $1 }
+		END { if (NR == 2000) printf "%.1f %.1f\n", lo, hi; else print "- -" }'
+}
+
+# col FILE WORKLOAD TRACER KEY: the values of KEY, one per round (round
+# 0, the warm-up, left out)
 col() {
-	awk -v w="$2" -v t="$3" -v k="$4" '$1 == "race" && $3 == w && $4 == t {
+	awk -v w="$2" -v t="$3" -v k="$4" '$1 == "race" && $2 != "0" && $3 == w && $4 == t {
 		for (i = 5; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
+}
+
+# nsev FILE WORKLOAD TRACER: per round, the tracer's cost per event it
+# recorded, in ns: (time traced - the same round's untraced time) /
+# events in its trace. Rounds where it lost events (a dropped event costs
+# less than a recorded one) or perf was throttled are left out; the
+# second field says which were.
+nsev() {
+	awk -v w="$2" -v t="$3" '
+		$1 == "throttle" && $2 == "race" && $4 == w && $5 > 0 { thr[$3] = 1 }
+		$1 == "race" && $2 != "0" && $2 != "-" && $3 == w {
+			for (i = 5; i < NF; i++) {
+				if ($i == "ns") ns[$4, $2] = $(i + 1)
+				if ($i == "events") ev[$4, $2] = $(i + 1)
+				if ($i == "lost" || $i == "trace_lost") if ($(i + 1) + 0 > 0) bad[$4, $2] = 1
+			}
+			rounds[$2] = 1 }
+		END { for (r in rounds) if (ns["none", r] > 0 && ev[t, r] > 0) {
+			if (bad[t, r] || (t == "perf" && thr[r])) { print "x"; continue }
+			printf "%.1f\n", (ns[t, r] - ns["none", r]) / ev[t, r] } }' "$1"
 }
 
 # slow FILE WORKLOAD TRACER: the tracer's slowdown over the baseline (%)
 # per round, each against the same round's untraced run
 slow() {
-	awk -v w="$2" -v t="$3" '$1 == "race" && $3 == w {
+	awk -v w="$2" -v t="$3" '$1 == "race" && $2 != "0" && $3 == w {
 		for (i = 5; i < NF; i++) if ($i == "ns") ns[$4, $2] = $(i + 1)
 		rounds[$2] = 1 }
 		END { for (r in rounds) if (ns["none", r] > 0 && ns[t, r] > 0)
 			printf "%s %.1f\n", r, (ns[t, r] / ns["none", r] - 1) * 100 }' "$1" | sort -n
+}
+
+# bytes_per_event FILE TRACER WORKLOAD: the least-squares slope of the
+# output size over the event count, over the workload's runs; "-" when
+# the counts do not vary enough (under 10% apart) to fit one.
+bytes_per_event() {
+	awk -v w="$3" -v t="$2" '$1 == "race" && $2 != "0" && $3 == w && $4 == t {
+			for (i = 5; i < NF; i++) { if ($i == "events") x = $(i + 1); if ($i == "bytes") y = $(i + 1) }
+			n++; sx += x; sy += y; sxx += x * x; sxy += x * y
+			if (n == 1 || x < lo) lo = x
+			if (n == 1 || x > hi) hi = x }
+		END { d = n * sxx - sx * sx
+			if (n < 2 || d <= 0 || hi < lo * 1.1) print "-"
+			else printf "%.1f\n", (n * sxy - sx * sy) / d }' "$1"
+}
+
+# chart FILE SVG: per workload and tracer, each round's ns/ev (dots), the
+# median (a red bar) and the 95% interval (a grey line); one scale.
+chart() {
+	local f=$1 svg=$2 w t v rows=$2.rows
+	: >"$rows"
+	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
+		for t in tring lttng trace-cmd perf; do
+			v=$(nsev "$f" "$w" "$t" | grep -v x | tr '\n' ' ')
+			[ -n "$v" ] || continue
+			echo "$w|$t|$v|$(echo "$v" | tr ' ' '\n' | grep . | median)|$(echo "$v" | tr ' ' '\n' | grep . | ci95)" >>"$rows"
+		done
+	done
+	[ -s "$rows" ] || return 1
+	awk -F'|' '
+		{ w[NR] = $1; t[NR] = $2; v[NR] = $3; m[NR] = $4; c[NR] = $5
+		  n = split($3, a, " "); for (i = 1; i <= n; i++) if (a[i] > top) top = a[i]
+		  split($5, b, " "); if (b[2] != "-" && b[2] > top) top = b[2] }
+		END {
+		  if (top <= 0) top = 1
+		  sx = 560 / top; y = 20
+		  for (r = 1; r <= NR; r++) { if (w[r] != w[r - 1]) y += 30; y += 18; yy[r] = y }
+		  printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", y + 60
+		  for (r = 1; r <= NR; r++) {
+			y = yy[r]
+			if (w[r] != w[r - 1])
+				printf "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s: ns per event recorded</text>\n", y - 20, w[r]
+			printf "<text x=\"10\" y=\"%d\">%s</text>\n", y + 4, t[r]
+			split(c[r], b, " ")
+			if (b[1] != "-")
+				printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#888\" stroke-width=\"2\"/>\n", 100 + b[1] * sx, 100 + b[2] * sx, y, y
+			n = split(v[r], a, " ")
+			for (i = 1; i <= n; i++)
+				printf "<circle cx=\"%.1f\" cy=\"%d\" r=\"3\" fill=\"#36c\" fill-opacity=\"0.6\"/>\n", 100 + a[i] * sx, y
+			printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#c33\" stroke-width=\"2\"/>\n", 100 + m[r] * sx, 100 + m[r] * sx, y - 6, y + 6
+		  }
+		  y = yy[NR] + 30
+		  printf "<line x1=\"100\" x2=\"660\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", y, y
+		  printf "<text x=\"96\" y=\"%d\">0</text><text x=\"640\" y=\"%d\">%.0f ns</text>\n", y + 14, y + 14, top
+		  print "</svg>"
+		}' "$rows" >"$svg"
+	rm -f "$rows"
 }
 
 for series in $kernels; do
@@ -77,8 +176,17 @@ for series in $kernels; do
 		done
 	} >"$dir/results/env"
 	say "Debian $release: the tracer race (minutes)"
+	{
+		echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
+		case $series in
+		6.1) echo "threads one host thread per vCPU (-accel tcg, MTTCG)" ;;
+		*) echo "threads one host thread for every vCPU (-accel tcg,thread=single)" ;;
+		esac
+		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
+	} >"$dir/host.info"
 	"$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 		"${RACE_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-race.sh" || true
+	echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
 	fi
 	if [ ! -f "$dir/results/done" ]; then
 		say "the $series race guest did not finish: $dir/console.log, $dir/results/guest.log"
@@ -87,42 +195,83 @@ for series in $kernels; do
 	"$top/tools/testing/vm/splat.sh" "$dir/console.log" >/dev/null 2>&1 ||
 		say "the $series guest kernel reported a problem: $dir/console.log"
 	inf() { sed -n "s/^info $1 //p" "$f"; }
-	rounds=$(awk '$1 == "race" && $2 != "-" { print $2 }' "$f" | sort -u | grep -c . || true)
+	rounds=$(awk '$1 == "race" && $2 != "-" && $2 != "0" { print $2 }' "$f" | sort -u | grep -c . || true)
 
 	echo
 	echo "== Tracer race: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
+	# How the guest ran: its timings compare within this table only.
+	sed 's/^/guest: /' "$dir/host.info" 2>/dev/null || true
+	echo "Sizes: the race's rounds take the workloads at 1, 1.5 and 2 times their size in turn."
 	echo "tring $(inf tring); LTTng $(inf lttng | sed 's/^$/-/'); trace-cmd $(inf trace-cmd); perf $(inf perf)"
 	grep '^race - - ' "$f" | sed 's/^race - - \([^ ]*\) unsupported /\1: not run: /' || true
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
-	echo "Medians of $rounds interleaved rounds. slow%: workload time over the same round's untraced run;"
-	echo "/tring: the tracer's slowdown over tring's in each round (- where tring's was 0 or less: noise),"
-	echo "and the median of those ratios. lost: as the tracer"
-	echo "reports it / as its trace shows it (- not read). rec ms: the recorder's own CPU time (LTTng: consumerd)."
-	printf '%-13s %-9s %9s %7s %7s %9s %12s %7s %8s  %s\n' workload tracer 'ms' 'slow%' '/tring' events lost 'B/ev' 'rec ms' 'per-round /tring'
+	echo "$rounds interleaved rounds after a warm-up round (left out), each round's tracer order rotated."
+	echo "ns/ev: the tracer's cost per event in its trace, (time traced - the same round's untraced time) /"
+	echo "events, median of the rounds, [95% interval: bootstrap over rounds]; rounds where the tracer lost"
+	echo "events or perf was throttled are left out (n: rounds used). /tring: ns/ev over tring's, only where"
+	echo "tring's interval is above 0. slow%: median slowdown. Events are counted from each trace, every round."
+	echo "lost: as the tracer reports it / as its trace shows it. B/ev: see below. rec ms: the recorder's own"
+	echo "CPU time (LTTng: consumerd). Same clock (monotonic) everywhere; no tracer filters (trace-cmd"
+	echo "--no-filter, perf without --exclude-perf: each records its recorder's own system calls, as tring"
+	echo "and LTTng do); perf unthrottled and started only once it acknowledged enabling its events."
+	printf '%-13s %-9s %9s %7s %9s %17s %2s %6s %9s %12s %6s %7s\n' workload tracer ms 'slow%' ns/ev '95% interval' n /tring events lost B/ev 'rec ms'
 	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
+		tne=$(nsev "$f" "$w" tring | grep -v x | median)
+		tlo=$(nsev "$f" "$w" tring | grep -v x | ci95 | cut -d' ' -f1)
 		for t in $(awk -v w="$w" '$1 == "race" && $3 == w && $5 == "ns" { print $4 }' "$f" | awk '!s[$0]++' |
 			sort -t: -k1,1 | awk '{ o = index("none tring lttng trace-cmd perf", $1); print o, $1 }' | sort -n | cut -d' ' -f2); do
 			ms=$(col "$f" "$w" "$t" ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
 			sl=$(slow "$f" "$w" "$t" | awk '{ print $2 }' | median)
-			per=$(join <(slow "$f" "$w" "$t") <(slow "$f" "$w" tring) |
-				awk '{ if ($3 > 0) printf "%.2f ", $2 / $3; else printf "- " }')
-			rel=$(echo "$per" | tr ' ' '\n' | grep -v '^-$' | grep . | median || true)
+			ne=$(nsev "$f" "$w" "$t" | grep -v x | median)
+			ci=$(nsev "$f" "$w" "$t" | grep -v x | ci95)
+			nu=$(nsev "$f" "$w" "$t" | grep -vc x)
+			rel=$(awk -v a="${ne:-0}" -v b="${tne:-0}" -v lo="${tlo:--}" 'BEGIN {
+				if (lo != "-" && lo > 0 && b > 0 && a != "") printf "%.2f", a / b; else print "-" }')
 			ev=$(col "$f" "$w" "$t" events | median)
 			lr=$(col "$f" "$w" "$t" lost | tr '\n' ',' | sed 's/,$//')
 			lt=$(col "$f" "$w" "$t" trace_lost | grep -v '^-$' | tr '\n' ',' | sed 's/,$//')
-			bpe=$(paste <(col "$f" "$w" "$t" bytes) <(col "$f" "$w" "$t" events) |
-				awk '$2 > 0 { print $1 / $2 }' | median)
+			bpe=$(bytes_per_event "$f" "$t" "$w")
 			rc=$(col "$f" "$w" "$t" rec_cpu_ns | median | awk '{ printf "%.0f", $1 / 1e6 }')
 			if [ "$t" = none ]; then
-				sl=0 per="" rel="" lr="" bpe=""
+				sl=0 ne="" ci="- -" nu="" rel="" lr="" bpe=""
 			fi
-			[ "$t" = tring ] && per="" rel=1
-			printf '%-13s %-9s %9s %7s %7s %9s %12s %7s %8s  %s\n' "$w" "$t" "$ms" "${sl:--}" "${rel:--}" \
-				"${ev:--}" "${lr:--}/${lt:--}" "$(printf '%.1f' "${bpe:-0}")" "$rc" "$per"
-			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"slowdown_over_tring\":${rel:-null},\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":${bpe:-null},\"recorder_cpu_ms\":${rc:-null}}")
+			printf '%-13s %-9s %9s %7s %9s %17s %2s %6s %9s %12s %6s %7s\n' "$w" "$t" "$ms" "${sl:--}" "${ne:--}" \
+				"[$(echo "$ci" | tr ' ' ',')]" "${nu:--}" "${rel:--}" "${ev:--}" "${lr:--}/${lt:--}" "${bpe:--}" "$rc"
+			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null},\"ns_per_event_ci95\":[$(echo "$ci" | sed 's/-/null/g; s/ /,/')],\"rounds_used\":${nu:-null},\"over_tring\":$(echo "${rel:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":$(echo "${bpe:--}" | sed 's/^-$/null/'),\"recorder_cpu_ms\":${rc:-null}}")
 		done
 	done
+	echo "B/ev: bytes written per event, the slope of each tracer's output size over its event count,"
+	echo "fitted over every run of the workload (the intercept, fixed metadata and headers, left out);"
+	echo "every tracer uncompressed (trace-cmd file version 6). Events are not the same everywhere:"
+	echo "tring and LTTng write per-system-call events (getppid's entry has no field, its exit the return"
+	echo "value) and copy path strings (fork/exec); trace-cmd and perf write raw_syscalls (the call's"
+	echo "number and six arguments on entry, every call) and no strings."
+
+	if grep -q '^lat [0-9]' "$f"; then
+		echo
+		echo "The latency the traced process sees: $(inf syscalls) getppid() calls on CPU 0, each timed alone"
+		echo "(CLOCK_MONOTONIC around it), while each tracer records the race's events; percentiles of one"
+		echo "call's time in ns, medians of rounds (emulated: compare within the table)."
+		printf '%-10s %8s %8s %8s\n' tracer p50 p99 p99.9
+		for t in none tring lttng trace-cmd perf; do
+			grep -qE "^lat [0-9]+ syscall-lat $t ns " "$f" || continue
+			lp() { awk -v t="$t" -v k="$1" '$1 == "lat" && $4 == t { for (i = 5; i < NF; i++) if ($i == k) print $(i + 1) }' "$f" | median; }
+			printf '%-10s %8s %8s %8s\n' $t "$(lp p50)" "$(lp p99)" "$(lp p999)"
+			[ -z "$json" ] || json_rows+=("{\"latency\":\"$t\",\"p50_ns\":$(lp p50),\"p99_ns\":$(lp p99),\"p999_ns\":$(lp p999)}")
+		done
+	fi
+
+	if grep -q ' rec_rss_kb [1-9]' "$f"; then
+		echo
+		echo "Memory: every tracer's kernel buffers are $(inf bufkb) KiB per CPU (the same by construction); the"
+		echo "recorder's resident size when recording ends (smaps_rollup; LTTng: consumerd), KiB, median of runs:"
+		for t in tring lttng trace-cmd perf; do
+			m=$(awk -v t="$t" '$1 == "race" && $2 != "0" && $4 == t { for (i = 5; i < NF; i++) if ($i == "rec_rss_kb") print $(i + 1) }' "$f" | median)
+			[ -z "$m" ] || printf '  %-10s %8s\n' $t "$m"
+		done
+	fi
+	chart "$f" "$out/race-$series.svg" && echo "Chart: $out/race-$series.svg (per-round ns/ev, median and interval)."
 
 	# kslow KIND WORKLOAD TRACER: slowdown (%) per round over the round's none
 	kslow() {

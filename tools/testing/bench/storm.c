@@ -15,6 +15,9 @@
  *                           second (0: as fast as it can) for MS ms: a
  *                           source of events of a known rate; adds
  *                           "calls N" to the line
+ *   storm latency N         N getppid() calls on CPU 0, each timed alone
+ *                           (CLOCK_MONOTONIC around it): adds "p50 N
+ *                           p99 N p999 N" (ns) to the line
  *
  * Prints one line: "ns <elapsed> cpu_ns <user+sys of the workload and its
  * children>", to standard output or, when STORM_OUT names a file, there
@@ -128,6 +131,56 @@ static unsigned long long storm_paced(unsigned long rate, unsigned long ms)
 	return done;
 }
 
+static int cmp_u32(const void *a, const void *b)
+{
+	unsigned int x = *(const unsigned int *)a, y = *(const unsigned int *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * @n getppid() calls on CPU 0, in a child, each timed alone; the child
+ * sorts the times and sends back the 50th, 99th and 99.9th percentiles.
+ */
+static void storm_latency(unsigned long n, unsigned int pct[3])
+{
+	unsigned long long t;
+	unsigned int *lat;
+	unsigned long i;
+	int fd[2];
+	pid_t pid;
+
+	if (!n || pipe(fd))
+		die("latency");
+	pid = fork();
+	if (pid < 0)
+		die("fork");
+	if (!pid) {
+		pin(0);
+		lat = malloc(n * sizeof(*lat));
+		if (!lat)
+			_exit(1);
+		for (i = 0; i < n; i++) {
+			t = now_ns();
+			syscall(SYS_getppid);
+			t = now_ns() - t;
+			lat[i] = t > ~0U ? ~0U : t;
+		}
+		qsort(lat, n, sizeof(*lat), cmp_u32);
+		pct[0] = lat[n / 2];
+		pct[1] = lat[n * 99 / 100];
+		pct[2] = lat[n * 999 / 1000];
+		if (write(fd[1], pct, 3 * sizeof(*pct)) != 3 * sizeof(*pct))
+			_exit(1);
+		_exit(0);
+	}
+	close(fd[1]);
+	if (read(fd[0], pct, 3 * sizeof(*pct)) != 3 * sizeof(*pct))
+		die("latency: no result");
+	close(fd[0]);
+	reap();
+}
+
 static void storm_pingpong(unsigned long n)
 {
 	int ab[2], ba[2];
@@ -187,7 +240,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 		"usage: storm syscall N [all] | pingpong N | forkexec N | run CMD [ARG]...\n"
-		"       storm paced RATE MS\n"
+		"       storm paced RATE MS | latency N\n"
 		"Runs a fixed amount of work and prints \"ns ELAPSED cpu_ns CPU\"\n"
 		"(the workload's and its children's user+sys time), to the file\n"
 		"STORM_OUT names if set.\n"
@@ -196,15 +249,18 @@ static void usage(FILE *f)
 		"  forkexec N       N times fork, exec storm (\"exit\") and wait\n"
 		"  run CMD...       run CMD (e.g. hackbench) and time it\n"
 		"  paced RATE MS    getppid() at RATE calls/s (0: full speed) on CPU 0\n"
-		"                   for MS ms; adds \"calls N\" (the calls made)\n");
+		"                   for MS ms; adds \"calls N\" (the calls made)\n"
+		"  latency N        N getppid() calls on CPU 0, each timed; adds\n"
+		"                   \"p50 N p99 N p999 N\" (ns per call)\n");
 }
 
 int main(int argc, char **argv)
 {
 	unsigned long long t0, t1, calls = 0;
+	unsigned int pct[3];
 	struct rusage ru;
 	unsigned long n;
-	int paced = 0;
+	int paced = 0, latency = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "exit"))
 		return 0;
@@ -226,7 +282,10 @@ int main(int argc, char **argv)
 		storm_forkexec(n, "/proc/self/exe");
 	else if (!strcmp(argv[1], "run"))
 		storm_run(argv + 2);
-	else if (!strcmp(argv[1], "paced") && argc == 4) {
+	else if (!strcmp(argv[1], "latency")) {
+		latency = 1;
+		storm_latency(n, pct);
+	} else if (!strcmp(argv[1], "paced") && argc == 4) {
 		paced = 1;
 		calls = storm_paced(n, strtoul(argv[3], NULL, 0));
 	} else {
@@ -242,6 +301,8 @@ int main(int argc, char **argv)
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL);
 	if (paced)
 		printf(" calls %llu", calls);
+	if (latency)
+		printf(" p50 %u p99 %u p999 %u", pct[0], pct[1], pct[2]);
 	printf("\n");
 	return 0;
 }

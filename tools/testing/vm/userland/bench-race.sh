@@ -14,15 +14,18 @@
 # BENCHTOOLS (host paths, visible here through the 9p root), ROUNDS,
 # BUFKB, SUBBUFKB, the workloads' sizes (SYSCALLS, PINGPONG, HB_GROUPS,
 # HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
-# (1: read every trace back to count its events; else the first round's
-# only), TRING_OPTS (more tring-record options, for experiments), and may
+# (1, the default: read every trace back, every round, and count the
+# events there; 0: the first round's only, for quick experiments),
+# TRING_OPTS (more tring-record options, for experiments), and may
 # narrow TRACERS and WORKLOADS (the smoke run).
 # Result lines go to /results/race.txt:
 #
 #   info KEY VALUE...
 #   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
-#	trace_lost N|- bytes N rec_cpu_ns N
+#	trace_lost N|- bytes N rec_rss_kb N rec_cpu_ns N
 #   race - - TRACER unsupported REASON...
+#   lat ROUND syscall-lat TRACER ns N cpu_ns N p50 N p99 N p999 N events N ...
+#	(the traced system call's own latency, each call timed)
 #   gen ROUND syscall-1cpu TRACER ns N cpu_ns N events N lost N ...
 #	(one tracepoint pair: tring's generic event among the tracers)
 #   rate ROUND paced-RATE TRACER ns N cpu_ns N calls N events N lost N ...
@@ -54,7 +57,8 @@ HB_GROUPS=${HB_GROUPS:-2}
 HB_LOOPS=${HB_LOOPS:-50}
 FORKS=${FORKS:-200}
 ALONE=${ALONE:-100000}
-CHECK=${CHECK:-0}
+# Every tracer's events are counted from its trace, every round.
+CHECK=${CHECK:-1}
 
 mount -t proc proc /proc
 mount -t sysfs sysfs /sys
@@ -102,7 +106,13 @@ cat /sys/kernel/tracing/available_events >/sys/kernel/debug/tring/events/generic
 info tring "$(cat /sys/module/tring/version 2>/dev/null || echo tree) (this tree, insmod)"
 info trace-cmd "$(trace-cmd --version 2>/dev/null | awk '/version/ { print $3; exit }') (Debian, unpatched)"
 info perf "$(perf --version | awk '{ print $3 }') (Debian, unpatched)"
-info perf_rate_start "$(cat /proc/sys/kernel/perf_event_max_sample_rate)"
+# perf's sampling unthrottled: a tracepoint event is a sample, and the
+# kernel otherwise stops sampling for the rest of a tick above
+# perf_event_max_sample_rate / HZ (at 200,000 calls/s on 6.1 perf kept
+# half). The rate first: it cannot be written once the check is off.
+echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+info perf_rate_start "$(cat /proc/sys/kernel/perf_event_max_sample_rate) (perf_cpu_time_max_percent $(cat /proc/sys/kernel/perf_cpu_time_max_percent))"
 
 # The events, in each tracer's own form.
 TRING_EVENTS="sched/sched_switch sched/sched_wakeup sched/sched_process_fork
@@ -133,13 +143,19 @@ up "tracers: $TRACERS"
 
 # The workloads: name and storm arguments.
 WORKLOADS=${WORKLOADS:-syscall-1cpu syscall-all pingpong hackbench forkexec}
+# HALVES: the race's sizes in halves (2: as given; the race's rounds
+# take 2, 3 and 4 in turn, so that time and bytes can be fitted over
+# several sizes).
+HALVES=2
+sz() { echo $(($1 * HALVES / 2)); }
 wl_args() {
 	case $1 in
-	syscall-1cpu) echo "syscall $SYSCALLS" ;;
-	syscall-all) echo "syscall $SYSCALLS all" ;;
-	pingpong) echo "pingpong $PINGPONG" ;;
-	hackbench) echo "run hackbench -g $HB_GROUPS -l $HB_LOOPS" ;;
-	forkexec) echo "forkexec $FORKS" ;;
+	syscall-1cpu) echo "syscall $(sz $SYSCALLS)" ;;
+	syscall-all) echo "syscall $(sz $SYSCALLS) all" ;;
+	pingpong) echo "pingpong $(sz $PINGPONG)" ;;
+	hackbench) echo "run hackbench -g $HB_GROUPS -l $(sz $HB_LOOPS)" ;;
+	forkexec) echo "forkexec $(sz $FORKS)" ;;
+	syscall-lat) echo "latency $SYSCALLS" ;;
 	paced-*) echo "paced ${1#paced-} $RATE_MS" ;;
 	esac
 }
@@ -221,9 +237,22 @@ perf_ready() {
 		-ge $(($(echo $FT_EVENTS | wc -w) * NCPU)) ]
 }
 
+# hwm_kb PID...: the resident size of processes, summed, KiB, from their
+# page tables (smaps_rollup): 6.1's VmRSS and VmHWM lag behind a task's
+# own counts (tring-record showed 4 kB there).
+hwm_kb() {
+	local p s=0 v
+	for p in "$@"; do
+		v=$(awk '$1 == "Rss:" { print $2 }' /proc/"$p"/smaps_rollup 2>/dev/null)
+		s=$((s + ${v:-0}))
+	done
+	echo $s
+}
+
 # rec_stop: Ctrl-C (SIGINT to the recorder and its children), wait; rcpu
-# is its CPU time.
+# is its CPU time, rss its resident size at the end.
 rec_stop() {
+	rss=$(hwm_kb "$rec_pid" $(pgrep -P "$rec_pid"))
 	kill -INT $(pgrep -P "$rec_pid") "$rec_pid" 2>/dev/null
 	wait $rec_sub
 	rcpu=$(cat /tmp/rec.cpu 2>/dev/null || echo 0)
@@ -233,7 +262,7 @@ rec_stop() {
 # events, lost, tev, tlost, bytes, rcpu.
 run_none() {
 	res=$(storm $(wl_args "$1"))
-	events=0 lost=0 tev=- tlost=- bytes=0 rcpu=0
+	events=0 lost=0 tev=- tlost=- bytes=0 rcpu=0 rss=0
 }
 
 run_tring() {
@@ -250,6 +279,7 @@ run_tring() {
 	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
 	res=$(storm $(wl_args "$1"))
 	for e in $TRING_EVENTS; do echo 0 >$T/events/$e/enable; done
+	rss=$(hwm_kb $pid)
 	kill -TERM $pid
 	wait $pid
 	s=$O/.tring-record.summary
@@ -264,6 +294,7 @@ run_tring() {
 	tev=- tlost=-
 	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
 		read -r tev tlost <<<"$(bt_count "$tr")"
+		events=$tev
 	fi
 }
 
@@ -314,6 +345,8 @@ run_lttng() {
 	res=$(storm $(wl_args "$1"))
 	lttng stop >/tmp/lttng.stop 2>&1
 	cons=$(pidof lttng-consumerd)
+	# consumerd outlives the session: its size then.
+	rss=$(hwm_kb $cons)
 	c1=$(cpu_of $cons)
 	lttng destroy >/dev/null 2>&1
 	rcpu=$((c1 - c0))
@@ -332,12 +365,17 @@ run_trace_cmd() {
 	# TC_FILTER: a filter on each event; TC_OPTS: more options (-P PID).
 	for e in $FT_EVENTS; do args+=(-e "$e" ${TC_FILTER:+-f "$TC_FILTER"}); done
 	# shellcheck disable=SC2086
-	rec_start /tmp/tc.log trace-cmd record -b "$BUFKB" -o $O/trace.dat $TC_OPTS "${args[@]}"
+	# --no-filter: no hidden "common_pid != its own" filter on every
+	# event (no other tracer filters); -C mono, the clock of the others;
+	# file version 6: not compressed, as the others.
+	rec_start /tmp/tc.log trace-cmd record --no-filter -C mono --file-version 6 \
+		-b "$BUFKB" -o $O/trace.dat $TC_OPTS "${args[@]}"
 	rec_wait tc_ready
 	res=$(storm $(wl_args "$1"))
 	# (tc_ready: with a filter or -P, enabled and tracing all the same.)
 	rec_stop
-	# The per-CPU stats trace-cmd saved in the file at the end.
+	# The per-CPU stats trace-cmd saved in the file at the end: taken
+	# before its readers' last pages, so its event count is not used.
 	trace-cmd report --stat -i $O/trace.dat >>/tmp/tc.log 2>&1
 	events=$(awk '/^read events:/ { s += $3 } END { print s + 0 }' /tmp/tc.log)
 	lost=$(awk '/^dropped events:/ { s += $3 } /^overrun:/ { s += $2 } END { print s + 0 }' /tmp/tc.log)
@@ -358,13 +396,17 @@ run_perf() {
 	rm -rf $O
 	mkdir -p $O
 	evs=$(echo $FT_EVENTS | tr ' ' ,)
-	# -B: no build-id pass over the whole file at the end.
-	# --exclude-perf: perf's own system calls are not recorded, as
-	# trace-cmd leaves out its own threads by default (without it perf
-	# recorded about 195,000 events of its own in the 1-CPU storm).
-	rec_start /tmp/perf.log perf record -B -N -a -m $((BUFKB / 4)) -e "$evs" \
-		--exclude-perf -o $O/perf.data
+	# -B: no build-id pass over the whole file at the end. Its own
+	# system calls are recorded, as every other tracer records its
+	# recorder's (no --exclude-perf). -k mono: the others' clock. -D -1
+	# and --control: events off until "enable" is acknowledged, so the
+	# workload starts only once perf records.
+	rm -f /tmp/perf.ctl /tmp/perf.ack
+	mkfifo /tmp/perf.ctl /tmp/perf.ack
+	rec_start /tmp/perf.log perf record -B -N -a -k mono -m $((BUFKB / 4)) -e "$evs" \
+		-D -1 --control fifo:/tmp/perf.ctl,/tmp/perf.ack -o $O/perf.data
 	rec_wait perf_ready
+	perf_enable || { rec_stop; res=; return; }
 	res=$(storm $(wl_args "$1"))
 	rec_stop
 	# With -B perf record does not read its file back, so it prints no
@@ -376,14 +418,20 @@ run_perf() {
 	# not sample is not counted as lost.
 	throttled=$(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
 	bytes=$(du -sb $O | cut -f1)
-	# perf record's own warnings of lost samples and chunks
-	lost=$(grep -io 'lost [0-9]*' /tmp/perf.log | awk '{ s += $2 } END { print s + 0 }')
-	tev=- tlost=-
-	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
-		perf report -D -i $O/perf.data 2>/dev/null >/tmp/perf.txt
-		tlost=$(awk '$0 ~ /PERF_RECORD_LOST(_SAMPLES)? / { for (i = 1; i <= NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }' /tmp/perf.txt)
-		tev=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/perf.txt)
-	fi
+	# Its losses: the LOST records in its file (perf record -B prints none).
+	perf report -D -i $O/perf.data 2>/dev/null >/tmp/perf.txt
+	tlost=$(awk '$0 ~ /PERF_RECORD_LOST(_SAMPLES)? / { for (i = 1; i <= NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }' /tmp/perf.txt)
+	tev=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/perf.txt)
+	lost=$tlost
+	events=$tev
+}
+
+# perf_enable: "enable" on perf's control fifo, its "ack" back (30 s).
+perf_enable() {
+	local ack
+	echo enable >/tmp/perf.ctl &
+	read -r -t 30 ack </tmp/perf.ack
+	[ "$ack" = ack ] || { up "perf: no ack for enable"; return 1; }
 }
 
 # The tracers of TRACERS rotated to start at the Nth.
@@ -399,7 +447,7 @@ rotated() {
 
 # one KIND ROUND WORKLOAD TRACER: one run, one result line
 one() {
-	res=
+	res= rss=0
 	up "$1 $2 $3 $4"
 	"run_${4//-/_}" "$3" "$2"
 	[ "$2" = 1 ] && cp /tmp/tc.log /tmp/perf.log /tmp/lttng.stop $R/ 2>/dev/null
@@ -407,16 +455,30 @@ one() {
 		echo "$1 $2 $3 $4 FAILED" >>$OUT
 		return
 	fi
-	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_cpu_ns $rcpu" >>$OUT
+	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu" >>$OUT
 	[ "$4" != perf ] || echo "throttle $1 $2 $3 ${throttled:-0}" >>$OUT
 	rm -rf $O
 }
 
-for r in $(seq "$ROUNDS"); do
+# Round 0 warms up (the first run of each tracer pays for cold
+# translations under emulation) and is left out of every figure.
+for r in $(seq 0 "$ROUNDS"); do
+	HALVES=$((2 + r % 3))
 	for w in $WORKLOADS; do
 		for t in $(rotated "$r"); do
 			one race "$r" "$w" "$t"
 		done
+	done
+done
+HALVES=2
+
+# --- The latency the traced process sees ---------------------------------------
+# SYSCALLS getppid() calls on CPU 0, each timed alone, under each tracer
+# recording the race's events: the percentiles of one call's time.
+up "latency: $TRACERS"
+for r in $(seq "$ROUNDS"); do
+	for t in $(rotated "$r"); do
+		one lat "$r" syscall-lat "$t"
 	done
 done
 
