@@ -366,25 +366,30 @@ int tr_relay_connect(struct tr_rec *r)
 	return 0;
 }
 
-/* A stream per CPU; the relay shows them to viewers from STREAMS_SENT. */
+/*
+ * A stream per CPU; the relay shows them to viewers from STREAMS_SENT.
+ * A failure at setup is the relay refusing the start (exit status 2);
+ * later (a CPU come online), the output failing.
+ */
 int tr_relay_add_stream(struct tr_rec *r, struct tr_cpu *c)
 {
+	int fail = r->t_start ? TR_EXIT_OUTPUT : TR_EXIT_SETUP;
 	struct tr_relay *n = r->net;
 	char name[32];
 	int ret;
 
 	if (n->failed)
-		return TR_EXIT_OUTPUT;
+		return fail;
 	snprintf(name, sizeof(name), "stream_%u", c->cpu);
 	if (relay_add(n, name, &c->relay_handle))
-		return TR_EXIT_OUTPUT;
+		return fail;
 	c->relay_added = true;
 	ret = send_cmd(n, RELAY_STREAMS_SENT, NULL, 0, NULL, 0);
 	if (!ret)
 		ret = recv_status(n);
 	if (ret) {
 		relay_fail(n, "publishing the streams", ret);
-		return TR_EXIT_OUTPUT;
+		return fail;
 	}
 	return 0;
 }

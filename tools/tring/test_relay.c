@@ -20,6 +20,7 @@ static struct {
 	int ctrl_lfd, data_lfd;
 	unsigned int ctrl_port, data_port;
 	uint32_t minor;			/* what it answers to VERSION */
+	unsigned int refuse_stream;	/* refuse the ADD_STREAM of this number */
 	char session[256], hostname[65];
 	uint32_t live_timer;
 	char names[MAX_STREAMS][32];	/* by handle */
@@ -116,6 +117,10 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 		reply_id(fd, 77);
 		break;
 	case 1:
+		if (fr.refuse_stream && fr.nstreams == fr.refuse_stream) {
+			reply(fd, (uint32_t[3]){ 0, 0, htobe32(1) }, 12);
+			break;
+		}
 		h = fr.nstreams++;
 		memcpy(fr.names[h], b, sizeof(fr.names[h]) - 1);
 		memcpy(fr.path, b + 264, sizeof(fr.path) - 1);
@@ -383,7 +388,19 @@ static void test_relay_live(void)
 	CHECK(fr.packets[2] == 0 && fr.beacons[2] == 0);
 }
 
+/* A relay that refuses a CPU's stream at the start: exit 2, nothing sent. */
+static void test_relay_refuses_stream(void)
+{
+	net_setup(2, tick_send, 13);
+	fr.refuse_stream = 2;
+	CHECK(record_net("") == TR_EXIT_SETUP);
+	relay_stop();
+	CHECK(err_has("adding a stream: the relay's answer makes no sense"));
+	CHECK(fr.packets[1] == 0);
+}
+
 const struct test relay_tests[] = {
+	{ "relay_refuses_stream", test_relay_refuses_stream },
 	{ "relay_live", test_relay_live },
 	{ "relay_stream", test_relay_stream },
 	{ "relay_old_minor", test_relay_old_minor },
