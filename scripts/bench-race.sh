@@ -104,6 +104,7 @@ slow() {
 bytes_per_event() {
 	awk -v w="$3" -v t="$2" '$1 == "race" && $2 != "0" && $3 == w && $4 == t {
 			for (i = 5; i < NF; i++) { if ($i == "events") x = $(i + 1); if ($i == "bytes") y = $(i + 1) }
+			if (x <= 0) next	# its trace could not be read
 			n++; sx += x; sy += y; sxx += x * x; sxy += x * y
 			if (n == 1 || x < lo) lo = x
 			if (n == 1 || x > hi) hi = x }
@@ -228,7 +229,8 @@ for series in $kernels; do
 			nu=$(nsev "$f" "$w" "$t" | grep -vc x)
 			rel=$(awk -v a="${ne:-0}" -v b="${tne:-0}" -v lo="${tlo:--}" 'BEGIN {
 				if (lo != "-" && lo > 0 && b > 0 && a != "") printf "%.2f", a / b; else print "-" }')
-			ev=$(col "$f" "$w" "$t" events | median)
+			# A trace that could not be read counts no event: left out.
+			ev=$(col "$f" "$w" "$t" events | grep -vx 0 | median)
 			lr=$(col "$f" "$w" "$t" lost | tr '\n' ',' | sed 's/,$//')
 			lt=$(col "$f" "$w" "$t" trace_lost | grep -v '^-$' | tr '\n' ',' | sed 's/,$//')
 			bpe=$(bytes_per_event "$f" "$t" "$w")
