@@ -454,6 +454,33 @@ static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 	return parse_buffer_opt(o, c, arg);
 }
 
+/* Streaming and the summary: --session, --live, --summary. */
+static int parse_net_opt(struct tr_opts *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_SESSION:
+		if (!*arg || strlen(arg) > 200 || strchr(arg, '/') ||
+		    arg[0] == '.')
+			return bad_value("session", arg,
+					 "not a session name (1 to 200 characters, no '/', not starting with '.')");
+		o->session = arg;
+		return 0;
+	case OPT_SUMMARY:
+		if (!*arg)
+			return bad_value("summary file", arg, "empty");
+		o->summary = arg;
+		return 0;
+	case OPT_LIVE:
+		o->live_us = arg ? parse_long(arg, 1, UINT32_MAX) :
+			     TR_RELAY_LIVE_US;
+		if (o->live_us < 0)
+			return bad_value("live timer", arg,
+					 "expected microseconds > 0");
+		return 0;
+	}
+	return parse_event_opt(o, c, arg);
+}
+
 static int parse_one(struct tr_opts *o, int c, const char *arg)
 {
 	switch (c) {
@@ -486,30 +513,11 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 	case OPT_NO_STATEDUMP:
 		o->no_statedump = true;
 		return 0;
-	case OPT_SESSION:
-		if (!*arg || strlen(arg) > 200 || strchr(arg, '/') ||
-		    arg[0] == '.')
-			return bad_value("session", arg,
-					 "not a session name (1 to 200 characters, no '/', not starting with '.')");
-		o->session = arg;
-		return 0;
-	case OPT_SUMMARY:
-		if (!*arg)
-			return bad_value("summary file", arg, "empty");
-		o->summary = arg;
-		return 0;
-	case OPT_LIVE:
-		o->live_us = arg ? parse_long(arg, 1, UINT32_MAX) :
-			     TR_RELAY_LIVE_US;
-		if (o->live_us < 0)
-			return bad_value("live timer", arg,
-					 "expected microseconds > 0");
-		return 0;
 	case 'q':
 		o->quiet = true;
 		return 0;
 	}
-	return parse_event_opt(o, c, arg);
+	return parse_net_opt(o, c, arg);
 }
 
 static void set_defaults(struct tr_opts *o)
