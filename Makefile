@@ -25,6 +25,12 @@ B	:= $(TOP)/build
 KDIR	?= $(firstword $(shell ls -d /lib/modules/*/build 2>/dev/null | sort -V))
 KNAME	 = $(notdir $(realpath $(KDIR)))
 MODDIR	 = $(B)/mod/$(KNAME)
+# LTTng's ring-buffer library, for the buffer-alone benchmark
+# (tring_bench_lttng.ko): lttng-modules' sources and the library DKMS
+# built for this kernel, when both are installed.
+LTTNG_SRC ?= $(lastword $(sort $(wildcard /usr/src/lttng-modules-*)))
+LTTNG_RB  = $(if $(LTTNG_SRC),$(firstword $(wildcard \
+	/lib/modules/$(patsubst linux-headers-%,%,$(KNAME))/updates/dkms/lttng-lib-ring-buffer.ko*)))
 
 MOD_SRCS := $(wildcard kernel/trace/*.c kernel/trace/*.h kernel/trace/*.awk \
 		       samples/tring/*.c)
@@ -49,14 +55,20 @@ modules: FORCE
 	@ln -sf $(TOP)/Kbuild $(MODDIR)/Kbuild
 	@for f in $(MOD_SRCS); do ln -sf $(TOP)/$$f $(MODDIR)/$$f; done
 	@find $(MODDIR)/kernel $(MODDIR)/samples -xtype l -delete
+	$(if $(LTTNG_RB),@python3 scripts/ko-symvers.py $(LTTNG_RB) >$(MODDIR)/lttng.symvers)
 	$(MAKE) -C $(KDIR) M=$(MODDIR) CONFIG_TRING=m CONFIG_TRING_TEST=m \
 		CONFIG_TRING_BENCHMARK=m CONFIG_SAMPLE_TRING=m CONFIG_TRING_TEST_TP=m \
+		$(if $(LTTNG_RB),CONFIG_TRING_BENCH_LTTNG=m TRING_LTTNG_SRC=$(LTTNG_SRC) \
+			KBUILD_EXTRA_SYMBOLS=$(MODDIR)/lttng.symvers) \
 		$(KBUILD_EXTRA) modules
 	@echo "modules: $(MODDIR)"
 
 # sparse over every module source (C=2 checks files even when up to date).
+# Not over tring_bench_lttng.c: its warnings are in LTTng's headers (an
+# address space in frontend_api.h, the RCU lock its get_cpu()/put_cpu()
+# pair takes and releases on different paths).
 sparse:
-	@$(MAKE) --no-print-directory modules KBUILD_EXTRA="C=2 CHECK=sparse"
+	@$(MAKE) --no-print-directory modules KBUILD_EXTRA="C=2 CHECK=sparse" LTTNG_SRC=
 
 tools:
 	$(MAKE) -C tools/tring O=$(B)/tools

@@ -12,6 +12,7 @@
 # Prints the tables; appends one JSON object per kernel to JSONFILE.
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, BUFKB,
 # SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
+# EXACT, SECTIONS (all parts; the race alone when WORKLOADS is set),
 # TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB, TRING_OPTS (see
 # tools/testing/vm/userland/bench-race.sh); RACE_TIMEOUT (s, default 3600);
 # RACE_REPRINT=1 prints the tables of the results already in OUTDIR
@@ -46,20 +47,10 @@ median() {
 		else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
-# ci95: "LOW HIGH", the 95% interval of the median of the values on
-# stdin, by bootstrap over them (2000 resamples, a fixed seed); "- -"
-# with fewer than 3.
-ci95() {
-	awk 'BEGIN { srand(1) } { v[NR] = $1 } END {
-		if (NR < 3) exit
-		for (b = 1; b <= 2000; b++) {
-			for (i = 1; i <= NR; i++) s[i] = v[int(rand() * NR) + 1]
-			for (i = 2; i <= NR; i++)	# insertion sort: few rounds
-				for (j = i; j > 1 && s[j - 1] > s[j]; j--) { x = s[j]; s[j] = s[j - 1]; s[j - 1] = x }
-			print NR % 2 ? s[(NR + 1) / 2] : (s[NR / 2] + s[NR / 2 + 1]) / 2
-		} }' | sort -g | awk 'NR == 50 { lo = $1 } NR == 1951 { hi = $1 }
-		END { if (NR == 2000) printf "%.1f %.1f\n", lo, hi; else print "- -" }'
-}
+# ci95 [DECIMALS]: "LOW HIGH", the 95% interval of the median of the
+# values on stdin (NumPy bootstrap, scripts/race-stats.py); "- -" with
+# fewer than 3.
+ci95() { /usr/bin/python3 "$top/scripts/race-stats.py" ci95 "$@"; }
 
 # col FILE WORKLOAD TRACER KEY: the values of KEY, one per round (round
 # 0, the warm-up, left out)
@@ -68,11 +59,15 @@ col() {
 		for (i = 5; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
 }
 
-# nsev FILE WORKLOAD TRACER: per round, the tracer's cost per event it
-# recorded, in ns: (time traced - the same round's untraced time) /
-# events in its trace. Rounds where it lost events (a dropped event costs
-# less than a recorded one) or perf was throttled are left out; the
-# second field says which were.
+# nsev FILE WORKLOAD TRACER: per round, the tracer's cost per event of
+# the workload, in ns: (time traced - the same round's untraced time) /
+# the workload's events. One count for every tracer of the round: the
+# smallest event count among the round's lossless traces (the
+# workload's own events and the least of any recorder's activity:
+# trace-cmd and perf also record their readers' many system calls, and
+# dividing by those would make a noisier recorder look cheaper). Rounds
+# where the tracer lost events (a dropped event costs less than a
+# recorded one) or perf was throttled are left out, printed "x".
 nsev() {
 	awk -v w="$2" -v t="$3" '
 		$1 == "throttle" && $2 == "race" && $4 == w && $5 > 0 { thr[$3] = 1 }
@@ -82,10 +77,13 @@ nsev() {
 				if ($i == "events") ev[$4, $2] = $(i + 1)
 				if ($i == "lost" || $i == "trace_lost") if ($(i + 1) + 0 > 0) bad[$4, $2] = 1
 			}
-			rounds[$2] = 1 }
-		END { for (r in rounds) if (ns["none", r] > 0 && ev[t, r] > 0) {
+			rounds[$2] = 1; tr[$4] = 1 }
+		END { for (r in rounds) {
+			wl = 0
+			for (u in tr) if (u != "none" && ev[u, r] > 0 && !bad[u, r] && (wl == 0 || ev[u, r] < wl)) wl = ev[u, r]
+			if (ns["none", r] <= 0 || ev[t, r] <= 0 || wl == 0) continue
 			if (bad[t, r] || (t == "perf" && thr[r])) { print "x"; continue }
-			printf "%.1f\n", (ns[t, r] - ns["none", r]) / ev[t, r] } }' "$1"
+			printf "%.1f\n", (ns[t, r] - ns["none", r]) / wl } }' "$1"
 }
 
 # slow FILE WORKLOAD TRACER: the tracer's slowdown over the baseline (%)
@@ -99,61 +97,52 @@ slow() {
 }
 
 # bytes_per_event FILE TRACER WORKLOAD: the least-squares slope of the
-# output size over the event count, over the workload's runs; "-" when
-# the counts do not vary enough (under 10% apart) to fit one.
+# output size over the event count, over the workload's runs (NumPy);
+# "-" when the counts do not vary enough (under 10% apart) to fit one.
 bytes_per_event() {
 	awk -v w="$3" -v t="$2" '$1 == "race" && $2 != "0" && $3 == w && $4 == t {
 			for (i = 5; i < NF; i++) { if ($i == "events") x = $(i + 1); if ($i == "bytes") y = $(i + 1) }
-			if (x <= 0) next	# its trace could not be read
-			n++; sx += x; sy += y; sxx += x * x; sxy += x * y
-			if (n == 1 || x < lo) lo = x
-			if (n == 1 || x > hi) hi = x }
-		END { d = n * sxx - sx * sx
-			if (n < 2 || d <= 0 || hi < lo * 1.1) print "-"
-			else printf "%.1f\n", (n * sxy - sx * sy) / d }' "$1"
+			if (x > 0) print x, y }' "$1" |	# x 0: its trace could not be read
+		/usr/bin/python3 "$top/scripts/race-stats.py" slope
 }
 
-# chart FILE SVG: per workload and tracer, each round's ns/ev (dots), the
-# median (a red bar) and the 95% interval (a grey line); one scale.
+# chart FILE SVG TITLE: per workload and tracer, each round's ns/ev
+# (dots), the median (a red bar) and the 95% interval (a grey line)
+# (Matplotlib).
 chart() {
-	local f=$1 svg=$2 w t v rows=$2.rows
-	: >"$rows"
+	local f=$1 w t v
 	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
 		for t in tring lttng trace-cmd perf; do
 			v=$(nsev "$f" "$w" "$t" | grep -v x | tr '\n' ' ')
 			[ -n "$v" ] || continue
-			echo "$w|$t|$v|$(echo "$v" | tr ' ' '\n' | grep . | median)|$(echo "$v" | tr ' ' '\n' | grep . | ci95)" >>"$rows"
+			echo "$w|$t|$v|$(echo "$v" | tr ' ' '\n' | grep . | median)|$(echo "$v" | tr ' ' '\n' | grep . | ci95)"
 		done
+	done | /usr/bin/python3 "$top/scripts/race-stats.py" chart "$2" "$3"
+}
+
+# ring_table: the ring buffers alone, same layer (the "ring" rows of $f)
+ring_table() {
+	grep -q '^ring [0-9]' "$f" || { grep '^ring - ' "$f" | sed 's/^ring - - \([^ ]*\) unsupported /\1: not run: /'; return 0; }
+	echo
+	echo "The ring buffers alone, same layer: LTTng's ring-buffer library (lttng-modules $(inf lttng | awk '{ print $3 }'),"
+	echo "a minimal client, kernel/trace/tring_bench_lttng.c, with LTTng's kernel-channel settings) against"
+	echo "trace_write_inline(): the same record (4-byte header, the payload), the same clock, the same loop"
+	echo "in a kthread on CPU 0 ($(inf alone) events, median of 5 repetitions), overwrite mode, 1 MiB"
+	echo "per CPU in 64-KiB sub-buffers, no reader. ns/event: median of rounds [95% interval, bootstrap];"
+	echo "tring/lttng: the ratio within each round, median [interval]. Target: at most 0.7."
+	printf '%-8s %22s %22s %22s\n' payload 'tring ns/event' 'lttng_rb ns/event' 'tring/lttng'
+	local p tv lv rv
+	for p in 8 64 256; do
+		tv=$(awk -v p=$p '$1 == "ring" && $3 == "tring_inline" && $4 == p { print $6 }' "$f")
+		lv=$(awk -v p=$p '$1 == "ring" && $3 == "lttng_rb" && $4 == p { print $6 }' "$f")
+		rv=$(awk -v p=$p '$1 == "ring" && $4 == p { v[$3, $2] = $6; r[$2] = 1 }
+			END { for (i in r) if (v["lttng_rb", i] > 0 && v["tring_inline", i] != "") printf "%.3f\n", v["tring_inline", i] / v["lttng_rb", i] }' "$f")
+		printf '%-8s %22s %22s %22s\n' $p \
+			"$(echo "$tv" | median) [$(echo "$tv" | ci95 | tr ' ' ,)]" \
+			"$(echo "$lv" | median) [$(echo "$lv" | ci95 | tr ' ' ,)]" \
+			"$(echo "$rv" | median | awk '{ printf "%.2f", $1 }') [$(echo "$rv" | ci95 2 | tr ' ' ,)]"
+		[ -z "$json" ] || json_rows+=("{\"ring_alone\":$p,\"tring_ns\":$(echo "$tv" | median),\"lttng_rb_ns\":$(echo "$lv" | median),\"ratio\":$(echo "$rv" | median)}")
 	done
-	[ -s "$rows" ] || return 1
-	awk -F'|' '
-		{ w[NR] = $1; t[NR] = $2; v[NR] = $3; m[NR] = $4; c[NR] = $5
-		  n = split($3, a, " "); for (i = 1; i <= n; i++) if (a[i] > top) top = a[i]
-		  split($5, b, " "); if (b[2] != "-" && b[2] > top) top = b[2] }
-		END {
-		  if (top <= 0) top = 1
-		  sx = 560 / top; y = 20
-		  for (r = 1; r <= NR; r++) { if (w[r] != w[r - 1]) y += 30; y += 18; yy[r] = y }
-		  printf "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"720\" height=\"%d\" font-family=\"sans-serif\" font-size=\"11\">\n", y + 60
-		  for (r = 1; r <= NR; r++) {
-			y = yy[r]
-			if (w[r] != w[r - 1])
-				printf "<text x=\"10\" y=\"%d\" font-weight=\"bold\">%s: ns per event recorded</text>\n", y - 20, w[r]
-			printf "<text x=\"10\" y=\"%d\">%s</text>\n", y + 4, t[r]
-			split(c[r], b, " ")
-			if (b[1] != "-")
-				printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#888\" stroke-width=\"2\"/>\n", 100 + b[1] * sx, 100 + b[2] * sx, y, y
-			n = split(v[r], a, " ")
-			for (i = 1; i <= n; i++)
-				printf "<circle cx=\"%.1f\" cy=\"%d\" r=\"3\" fill=\"#36c\" fill-opacity=\"0.6\"/>\n", 100 + a[i] * sx, y
-			printf "<line x1=\"%.1f\" x2=\"%.1f\" y1=\"%d\" y2=\"%d\" stroke=\"#c33\" stroke-width=\"2\"/>\n", 100 + m[r] * sx, 100 + m[r] * sx, y - 6, y + 6
-		  }
-		  y = yy[NR] + 30
-		  printf "<line x1=\"100\" x2=\"660\" y1=\"%d\" y2=\"%d\" stroke=\"#000\"/>\n", y, y
-		  printf "<text x=\"96\" y=\"%d\">0</text><text x=\"640\" y=\"%d\">%.0f ns</text>\n", y + 14, y + 14, top
-		  print "</svg>"
-		}' "$rows" >"$svg"
-	rm -f "$rows"
 }
 
 for series in $kernels; do
@@ -172,7 +161,7 @@ for series in $kernels; do
 		echo "MODDIR=$(guest_moddir "$kdir")"
 		echo "TOOLS=$B/tools"
 		echo "BENCHTOOLS=$B/bench-tools"
-		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS; do
+		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS; do
 			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 		done
 	} >"$dir/results/env"
@@ -208,10 +197,12 @@ for series in $kernels; do
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
 	echo "$rounds interleaved rounds after a warm-up round (left out), each round's tracer order rotated."
-	echo "ns/ev: the tracer's cost per event in its trace, (time traced - the same round's untraced time) /"
-	echo "events, median of the rounds, [95% interval: bootstrap over rounds]; rounds where the tracer lost"
-	echo "events or perf was throttled are left out (n: rounds used). /tring: ns/ev over tring's, only where"
-	echo "tring's interval is above 0. slow%: median slowdown. Events are counted from each trace, every round."
+	echo "ns/ev: the tracer's cost per event of the workload, (time traced - the same round's untraced time) /"
+	echo "the workload's events, one count for every tracer of a round: the smallest among the round's lossless"
+	echo "traces (trace-cmd and perf also record their own readers' system calls: their 'events' are larger)."
+	echo "Median of the rounds, [95% interval: bootstrap over rounds]; rounds where the tracer lost events or"
+	echo "perf was throttled are left out (n: rounds used). /tring: ns/ev over tring's, only where tring's"
+	echo "interval is above 0. slow%: median slowdown. Events: in each trace, counted from it, every round."
 	echo "lost: as the tracer reports it / as its trace shows it. B/ev: see below. rec ms: the recorder's own"
 	echo "CPU time (LTTng: consumerd). Same clock (monotonic) everywhere; no tracer filters (trace-cmd"
 	echo "--no-filter, perf without --exclude-perf: each records its recorder's own system calls, as tring"
@@ -245,10 +236,12 @@ for series in $kernels; do
 	done
 	echo "B/ev: bytes written per event, the slope of each tracer's output size over its event count,"
 	echo "fitted over every run of the workload (the intercept, fixed metadata and headers, left out);"
-	echo "every tracer uncompressed (trace-cmd file version 6). Events are not the same everywhere:"
-	echo "tring and LTTng write per-system-call events (getppid's entry has no field, its exit the return"
-	echo "value) and copy path strings (fork/exec); trace-cmd and perf write raw_syscalls (the call's"
-	echo "number and six arguments on entry, every call) and no strings."
+	echo "every tracer uncompressed (trace-cmd file version 6). The same events everywhere: the sched and"
+	echo "irq events above and every per-system-call event (ftrace's syscalls:sys_enter_*/sys_exit_*;"
+	echo "getppid's entry carries no argument). What still differs: ftrace's entry and exit events carry"
+	echo "the call's number, tring's exit event its number and return value, LTTng's the return value"
+	echo "alone; a path argument (open, execve: the fork/exec row) is a copied string in tring and LTTng,"
+	echo "a pointer in ftrace's events."
 
 	if grep -q '^lat [0-9]' "$f"; then
 		echo
@@ -266,14 +259,25 @@ for series in $kernels; do
 
 	if grep -q ' rec_rss_kb [1-9]' "$f"; then
 		echo
-		echo "Memory: every tracer's kernel buffers are $(inf bufkb) KiB per CPU (the same by construction); the"
-		echo "recorder's resident size when recording ends (smaps_rollup; LTTng: consumerd), KiB, median of runs:"
-		for t in tring lttng trace-cmd perf; do
+		echo "Memory, KiB, medians of the race's runs. Buffers: $(inf bufkb) KiB per CPU in every tracer ($(( $(inf bufkb) * $(inf cpus) )) KiB on"
+		echo "$(inf cpus) CPUs). kernel: what the kernel's own memory (/proc/meminfo: neither free, nor page cache and"
+		echo "tmpfs, nor user-space anonymous memory) grew by from just before the tracer started to just before the"
+		echo "workload: LTTng's and perf's buffers are allocated then; tring's default buffer and ftrace's exist"
+		echo "before and are only resized to that size, so theirs counts what the resizing and the session took"
+		echo "(the 'none' row: the method's noise). recorder: its resident size when recording ends (smaps_rollup;"
+		echo "LTTng: consumerd)."
+		printf '  %-10s %10s %10s\n' tracer kernel recorder
+		for t in none tring lttng trace-cmd perf; do
+			km=$(col "$f" syscall-1cpu "$t" kmem_kb | median)
+			[ -n "$km" ] || km=$(awk -v t="$t" '$1 == "race" && $2 != "0" && $4 == t { for (i = 5; i < NF; i++) if ($i == "kmem_kb") print $(i + 1) }' "$f" | median)
 			m=$(awk -v t="$t" '$1 == "race" && $2 != "0" && $4 == t { for (i = 5; i < NF; i++) if ($i == "rec_rss_kb") print $(i + 1) }' "$f" | median)
-			[ -z "$m" ] || printf '  %-10s %8s\n' $t "$m"
+			[ -n "$m$km" ] || continue
+			printf '  %-10s %10s %10s\n' $t "${km:--}" "$([ "$t" = none ] && echo - || echo "${m:--}")"
+			[ -z "$json" ] || json_rows+=("{\"memory\":\"$t\",\"kernel_kib\":${km:-null},\"recorder_rss_kib\":$([ "$t" = none ] && echo null || echo "${m:-null}")}")
 		done
 	fi
-	chart "$f" "$out/race-$series.svg" && echo "Chart: $out/race-$series.svg (per-round ns/ev, median and interval)."
+	chart "$f" "$out/race-$series.svg" "Tracer race, Linux $(inf kernel), $(inf cpus) vCPUs (QEMU TCG)" 2>/dev/null &&
+		echo "Chart: $out/race-$series.svg (per-round ns/ev, median and interval)."
 
 	# kslow KIND WORKLOAD TRACER: slowdown (%) per round over the round's none
 	kslow() {
@@ -325,7 +329,7 @@ for series in $kernels; do
 		echo "trace-cmd -P 1), or by a filter every event fails (common_pid == 1; LTTng \$ctx.tid == 1). ns/ev: the"
 		echo "storm's time over the same round's untraced run, per event it causes, recorded or not; medians of"
 		echo "rounds; x rec: over the same tracer's recorded events. Events: tring's sys_getppid and exit_syscall,"
-		echo "LTTng's getppid system call, trace-cmd's raw_syscalls."
+		echo "LTTng's getppid system call, trace-cmd's syscalls:sys_enter_getppid and sys_exit_getppid."
 		printf '%-18s %9s %9s %9s %7s\n' tracer ms events ns/ev 'x rec'
 		# sel_ns TRACER: per round, ns per event caused over the untraced run
 		sel_ns() {
@@ -445,6 +449,11 @@ for series in $kernels; do
 		[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"events\":$n,\"recorded\":\"$rec\",\"ns_per_event\":$ns}")
 	done
 	grep '^alone - ' "$f" | sed 's/^alone - \([^ ]*\) unsupported /\1: not run: /' || true
+	echo "(The fill row's events were written into the default buffer; lost: $(awk '$1 == "alone" && $3 == "tring_fill_recorded" {
+		for (i = 10; i < NF; i++) if ($i == "lost") print $(i + 1) }' "$f" | tr '\n' ',' | sed 's/,$//') per round, reported by"
+	echo "tring-record; a round that lost events wrote less than a recorded event costs.)"
+	ring_table
+
 	if [ -n "$json" ]; then
 		(
 			IFS=,

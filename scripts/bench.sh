@@ -224,6 +224,9 @@ done
 
 echo
 echo "== Native (user-space twin on this machine: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2- | sed 's/^ //')) =="
+echo "Scaling: 1, 2 and every host CPU's writers at once, each a thread writing its own ring, as CPUs"
+echo "do (tools/testing/tring/twin_bench --threads N,... takes up to 64); target: events/s per writer"
+echo "at N writers at least 0.9x one writer's."
 if make -C "$top/tools/testing/tring" -s O="$B/twin" bench >"$OUT/native-$stamp.txt" 2>&1 &&
    make -C "$top/tools/testing/tring" -s O="$B/twin" callgrind >>"$OUT/native-$stamp.txt" 2>&1; then
 	cat "$OUT/native-$stamp.txt"

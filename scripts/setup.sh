@@ -20,7 +20,7 @@ PKGS=(
 	kmod cpio busybox-static
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	linux-kbuild-6.1 sparse babeltrace2 valgrind
-	python3-lttnganalyses
+	python3-lttnganalyses python3-numpy python3-matplotlib
 )
 
 log() { echo "setup: $*" >&2; }

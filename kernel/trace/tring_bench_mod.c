@@ -6,7 +6,9 @@
  * Write "<impl> <payload> <events> <cpus> <reader> <nested> <reps>" to
  * /sys/kernel/debug/tring/bench/run, then read it:
  *   impl     tring_inline | tring_reserve | ftrace_reserve |
- *            ftrace_write | relay | floor
+ *            ftrace_write | relay | floor, or the name of a buffer
+ *            another module registered (tring_bench.h: lttng_rb,
+ *            LTTng's ring buffer, from tring_bench_lttng.ko)
  *   payload  bytes per event: 8, 64 or 256
  *   events   per CPU and repetition
  *   cpus     1: CPU 0 alone; all: every online CPU at once
@@ -47,6 +49,7 @@
 #include <linux/workqueue.h>
 
 #include <linux/tring.h>
+#include "tring_bench.h"
 #include "tring_cmd.h"
 #include "tring_compat.h"
 #include "tring_test.h"
@@ -68,6 +71,7 @@ enum bench_impl {
 	BENCH_FTRACE_WRITE,
 	BENCH_RELAY,
 	BENCH_FLOOR,
+	BENCH_EXT,
 	BENCH_NR_IMPL,
 };
 
@@ -78,6 +82,7 @@ static const char *const bench_names[] = {
 	[BENCH_FTRACE_WRITE] = "ftrace_write",
 	[BENCH_RELAY] = "relay",
 	[BENCH_FLOOR] = "floor",
+	[BENCH_EXT] = "",	/* bench_ext's name */
 };
 
 struct bench_run {
@@ -109,6 +114,8 @@ static struct trace_buffer *bench_ftrace;
 static struct rchan *bench_relay;
 static u8 bench_payload[8 + BENCH_MAX_PAYLOAD] __aligned(8);
 
+/* Another module's buffer, when one is registered (bench_lock). */
+static const struct tring_bench_ext *bench_ext;
 static struct bench_run bench_cur;
 static atomic_t bench_ready;
 static bool bench_go;
@@ -261,6 +268,8 @@ static u64 (*const bench_loops[BENCH_NR_IMPL][3])(unsigned int) = {
 
 static u64 bench_loop(enum bench_impl impl, unsigned int n, unsigned int len)
 {
+	if (impl == BENCH_EXT)
+		return bench_ext->loop(n, len, bench_payload);
 	return bench_loops[impl][len == 8 ? 0 : len == 64 ? 1 : 2](n);
 }
 
@@ -464,10 +473,17 @@ static int bench_execute(void)
 	ret = bench_buffers_alloc();
 	if (ret)
 		goto free;
+	if (bench_cur.impl == BENCH_EXT) {
+		ret = bench_ext->setup(BENCH_BUF_BYTES, BENCH_SUBBUF);
+		if (ret)
+			goto free;
+	}
 	cpus_read_lock();
 	for (i = 0; i < bench_cur.reps && !ret; i++)
 		ret = bench_once(&ns[i]);
 	cpus_read_unlock();
+	if (bench_cur.impl == BENCH_EXT)
+		bench_ext->teardown();
 	if (ret)
 		goto free;
 	sort(ns, bench_cur.reps, sizeof(ns[0]), bench_cmp, NULL);
@@ -480,6 +496,41 @@ free:
 	return ret;
 }
 
+/**
+ * tring_bench_ext_register - offer another module's buffer to bench/run
+ * @ext: the buffer and its callbacks; must stay valid until
+ *	tring_bench_ext_unregister().
+ *
+ * Return: 0, or -EBUSY when another buffer is registered.
+ */
+int tring_bench_ext_register(const struct tring_bench_ext *ext)
+{
+	int ret = 0;
+
+	mutex_lock(&bench_lock);
+	if (bench_ext)
+		ret = -EBUSY;
+	else
+		bench_ext = ext;
+	mutex_unlock(&bench_lock);
+	return ret;
+}
+EXPORT_SYMBOL_GPL(tring_bench_ext_register);
+
+/**
+ * tring_bench_ext_unregister - withdraw a buffer tring_bench_ext_register()
+ *	offered; waits for a run using it to end.
+ * @ext: the buffer.
+ */
+void tring_bench_ext_unregister(const struct tring_bench_ext *ext)
+{
+	mutex_lock(&bench_lock);
+	if (bench_ext == ext)
+		bench_ext = NULL;
+	mutex_unlock(&bench_lock);
+}
+EXPORT_SYMBOL_GPL(tring_bench_ext_unregister);
+
 static int bench_parse(char *s, struct bench_run *r)
 {
 	char impl[24], cpus[8];
@@ -489,7 +540,10 @@ static int bench_parse(char *s, struct bench_run *r)
 	if (sscanf(s, "%23s %u %u %7s %u %u %u", impl, &r->payload, &r->events,
 		   cpus, &reader, &nested, &r->reps) != 7)
 		return -EINVAL;
-	i = match_string(bench_names, ARRAY_SIZE(bench_names), impl);
+	if (bench_ext && !strcmp(impl, bench_ext->name))
+		i = BENCH_EXT;
+	else
+		i = match_string(bench_names, BENCH_EXT, impl);
 	if (i < 0)
 		return i;
 	r->impl = i;
@@ -498,6 +552,9 @@ static int bench_parse(char *s, struct bench_run *r)
 		return -EINVAL;
 	r->reader = reader;
 	r->nested = nested;
+	/* Another module's buffer: its writers alone. */
+	if (r->impl == BENCH_EXT && (r->reader || r->nested))
+		return -EOPNOTSUPP;
 	if ((r->payload != 8 && r->payload != 64 && r->payload != 256) ||
 	    !r->events || !r->reps || r->reps > BENCH_MAX_REPS)
 		return -EINVAL;

@@ -30,7 +30,7 @@
 #include "tring_internal.h"
 
 twin_cpuhp_fn twin_cpuhp_startup;
-unsigned long twin_cpus_prepared = (1UL << TWIN_NR_CPUS) - 1;
+unsigned long twin_cpus_prepared = ~0UL >> (64 - TWIN_NR_CPUS);
 
 /* As the module's load does, before any buffer is made. */
 __attribute__((constructor)) static void twin_core_setup(void)

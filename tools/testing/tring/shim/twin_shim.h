@@ -17,7 +17,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* CPUs (8; the benchmark's build: 64). At most BITS_PER_LONG: CPU masks. */
+#ifndef TWIN_NR_CPUS
 #define TWIN_NR_CPUS	8
+#endif
+_Static_assert(TWIN_NR_CPUS >= 1 && TWIN_NR_CPUS <= 64, "TWIN_NR_CPUS");
 
 /* The CPU this thread (and its signal handlers) writes as. */
 extern __thread int twin_this_cpu;

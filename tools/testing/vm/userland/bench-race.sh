@@ -17,12 +17,15 @@
 # (1, the default: read every trace back, every round, and count the
 # events there; 0: the first round's only, for quick experiments),
 # TRING_OPTS (more tring-record options, for experiments), and may
-# narrow TRACERS and WORKLOADS (the smoke run).
+# narrow TRACERS and WORKLOADS (the smoke run) and SECTIONS (which parts
+# run: race lat gen rate sel hb alone; all by default, the race alone
+# when WORKLOADS is given).
 # Result lines go to /results/race.txt:
 #
 #   info KEY VALUE...
 #   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
-#	trace_lost N|- bytes N rec_rss_kb N rec_cpu_ns N
+#	trace_lost N|- bytes N rec_rss_kb N rec_cpu_ns N kmem_kb N
+#	[getppid_calls N getppid_events ENTRIES EXITS] (EXACT=1)
 #   race - - TRACER unsupported REASON...
 #   lat ROUND syscall-lat TRACER ns N cpu_ns N p50 N p99 N p999 N events N ...
 #	(the traced system call's own latency, each call timed)
@@ -35,6 +38,8 @@
 #   hb ROUND hackbench none|tring-all|tring-storm ns N cpu_ns N ...
 #	(hackbench beside a syscall storm: all recorded, or the storm only)
 #   alone ROUND WRITER payload N events N ns N [recorded N] [bufkb N] [lost N]
+#   ring ROUND tring_inline|lttng_rb PAYLOAD ns_per_event N
+#	(the ring buffers alone, same layer)
 #
 # Then it reboots (QEMU exits); /results/done says it finished.
 
@@ -56,6 +61,13 @@ PINGPONG=${PINGPONG:-30000}
 HB_GROUPS=${HB_GROUPS:-2}
 HB_LOOPS=${HB_LOOPS:-50}
 FORKS=${FORKS:-200}
+if [ -n "${WORKLOADS:-}" ]; then
+	SECTIONS=${SECTIONS:-race}
+else
+	SECTIONS=${SECTIONS:-race lat gen rate sel hb alone}
+fi
+# section NAME: whether that part runs
+section() { echo " $SECTIONS " | grep -q " $1 "; }
 ALONE=${ALONE:-100000}
 # Every tracer's events are counted from its trace, every round.
 CHECK=${CHECK:-1}
@@ -73,6 +85,8 @@ mkdir -p $S
 cp "$TOOLS/tring-record" "$BENCHTOOLS/storm" $S/
 mkdir -p /dev/shm/mod
 cp "$MODDIR"/tring.ko "$MODDIR"/tring_bench.ko /dev/shm/mod/
+# LTTng's ring buffer in tring_bench, where it was built (the Makefile).
+cp "$MODDIR"/tring_bench_lttng.ko /dev/shm/mod/ 2>/dev/null
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
 mount -t debugfs debugfs /sys/kernel/debug
@@ -98,6 +112,7 @@ info clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clo
 info bufkb "$BUFKB"
 info syscalls "$SYSCALLS"
 info subbufkb "$SUBBUFKB"
+info alone "$ALONE"
 
 insmod /dev/shm/mod/tring.ko || { info error "insmod tring.ko failed"; reboot -f; }
 insmod /dev/shm/mod/tring_bench.ko
@@ -121,10 +136,13 @@ irq/irq_handler_exit irq/softirq_entry irq/softirq_exit
 syscalls/syscall_entry syscalls/exit_syscall"
 RACE_TRING_EVENTS=$TRING_EVENTS
 LTTNG_EVENTS=sched_switch,sched_wakeup,sched_process_fork,sched_process_exec,sched_process_exit,irq_handler_entry,irq_handler_exit,irq_softirq_entry,irq_softirq_exit
+# ftrace's per-system-call events (syscalls:sys_enter_NAME with the
+# call's arguments, sys_exit_NAME with its return value), as tring's and
+# LTTng's are: every one of them. They differ in one thing: a path
+# argument is a pointer in ftrace's, a copied string in the others'.
 FT_EVENTS="sched:sched_switch sched:sched_wakeup sched:sched_process_fork
 sched:sched_process_exec sched:sched_process_exit irq:irq_handler_entry
-irq:irq_handler_exit irq:softirq_entry irq:softirq_exit raw_syscalls:sys_enter
-raw_syscalls:sys_exit"
+irq:irq_handler_exit irq:softirq_entry irq:softirq_exit syscalls:*"
 
 # LTTng: Debian's lttng-modules, built by DKMS for 6.1 only.
 TRACERS=${TRACERS:-none tring lttng trace-cmd perf}
@@ -224,17 +242,29 @@ rec_wait() {
 	up "$1: the recorder was not ready after 60 s"
 }
 
+# ft_events: the events of FT_EVENTS, one SYSTEM/EVENT a line, its
+# globs (syscalls:*) expanded
+ft_events() {
+	local e
+	for e in $FT_EVENTS; do
+		case $e in
+		*:\*) ls -d /sys/kernel/tracing/events/"${e%:*}"/*/ | awk -F/ '{ print $(NF - 2) "/" $(NF - 1) }' ;;
+		*) echo "${e/://}" ;;
+		esac
+	done
+}
+
 # trace-cmd: its per-CPU readers forked and the last event enabled.
 tc_ready() {
 	[ "$(pgrep -c -P "$rec_pid")" -ge "$NCPU" ] &&
 		[ "$(cat /sys/kernel/tracing/tracing_on)" = 1 ] &&
-		[ "$(cat /sys/kernel/tracing/events/raw_syscalls/sys_exit/enable)" = 1 ]
+		[ "$(cat /sys/kernel/tracing/events/"$(ft_events | tail -n 1)"/enable)" = 1 ]
 }
 
 # perf: one event file per event and CPU open.
 perf_ready() {
 	[ "$(find /proc/"$rec_pid"/fd -lname '*perf_event*' 2>/dev/null | wc -l)" \
-		-ge $(($(echo $FT_EVENTS | wc -w) * NCPU)) ]
+		-ge $(($(ft_events | wc -l) * NCPU)) ]
 }
 
 # hwm_kb PID...: the resident size of processes, summed, KiB, from their
@@ -258,9 +288,20 @@ rec_stop() {
 	rcpu=$(cat /tmp/rec.cpu 2>/dev/null || echo 0)
 }
 
+# kmem: KiB of memory neither free, nor page cache (tmpfs included), nor
+# user-space anonymous memory: the kernel's own, buffers included.
+kmem() {
+	awk '$1 == "MemTotal:" { t = $2 } $1 == "MemFree:" { f = $2 } $1 == "Buffers:" { b = $2 }
+		$1 == "Cached:" { c = $2 } $1 == "AnonPages:" { a = $2 } END { print t - f - b - c - a }' /proc/meminfo
+}
+# kmark: the kernel memory with the tracer recording, just before the
+# workload starts (one() took it just before the tracer started: k0).
+kmark() { k1=$(kmem); }
+
 # Each run_TRACER WORKLOAD ROUND sets: res (storm's "ns N cpu_ns N"),
-# events, lost, tev, tlost, bytes, rcpu.
+# events, lost, tev, tlost, bytes, rcpu, k1 (kmark).
 run_none() {
+	kmark
 	res=$(storm $(wl_args "$1"))
 	events=0 lost=0 tev=- tlost=- bytes=0 rcpu=0 rss=0
 }
@@ -277,6 +318,7 @@ run_tring() {
 	pid=$!
 	sleep 1
 	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
+	kmark
 	res=$(storm $(wl_args "$1"))
 	for e in $TRING_EVENTS; do echo 0 >$T/events/$e/enable; done
 	rss=$(hwm_kb $pid)
@@ -342,6 +384,7 @@ run_lttng() {
 	cons=$(pidof lttng-consumerd)
 	c0=$(cpu_of $cons)
 	lttng start >/dev/null
+	kmark
 	res=$(storm $(wl_args "$1"))
 	lttng stop >/tmp/lttng.stop 2>&1
 	cons=$(pidof lttng-consumerd)
@@ -363,7 +406,8 @@ run_trace_cmd() {
 	rm -rf $O
 	mkdir -p $O
 	# TC_FILTER: a filter on each event; TC_OPTS: more options (-P PID).
-	for e in $FT_EVENTS; do args+=(-e "$e" ${TC_FILTER:+-f "$TC_FILTER"}); done
+	# A whole system (syscalls:*) is trace-cmd's -e SYSTEM.
+	for e in $FT_EVENTS; do args+=(-e "${e%:\*}" ${TC_FILTER:+-f "$TC_FILTER"}); done
 	# shellcheck disable=SC2086
 	# --no-filter: no hidden "common_pid != its own" filter on every
 	# event (no other tracer filters); -C mono, the clock of the others;
@@ -371,6 +415,7 @@ run_trace_cmd() {
 	rec_start /tmp/tc.log trace-cmd record --no-filter -C mono --file-version 6 \
 		-b "$BUFKB" -o $O/trace.dat $TC_OPTS "${args[@]}"
 	rec_wait tc_ready
+	kmark
 	res=$(storm $(wl_args "$1"))
 	# (tc_ready: with a filter or -P, enabled and tracing all the same.)
 	rec_stop
@@ -407,21 +452,22 @@ run_perf() {
 		-D -1 --control fifo:/tmp/perf.ctl,/tmp/perf.ack -o $O/perf.data
 	rec_wait perf_ready
 	perf_enable || { rec_stop; res=; return; }
+	kmark
 	res=$(storm $(wl_args "$1"))
 	rec_stop
-	# With -B perf record does not read its file back, so it prints no
-	# sample count: perf report's statistics give it.
-	perf report --stats -i $O/perf.data >/tmp/perf.stats 2>/dev/null
-	events=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
-	# THROTTLE records: the kernel stopped sampling an event for the
-	# rest of a tick (kernel.perf_event_max_sample_rate); what it did
-	# not sample is not counted as lost.
-	throttled=$(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
 	bytes=$(du -sb $O | cut -f1)
-	# Its losses: the LOST records in its file (perf record -B prints none).
-	perf report -D -i $O/perf.data 2>/dev/null >/tmp/perf.txt
-	tlost=$(awk '$0 ~ /PERF_RECORD_LOST(_SAMPLES)? / { for (i = 1; i <= NF; i++) if ($i == "lost") s += $(i + 1) } END { print s + 0 }' /tmp/perf.txt)
-	tev=$(grep -c 'PERF_RECORD_SAMPLE' /tmp/perf.txt)
+	# With -B perf record does not read its file back and prints no
+	# count. THROTTLE records (the kernel stopped sampling an event for
+	# the rest of a tick, kernel.perf_event_max_sample_rate; what it did
+	# not sample is not counted as lost): perf report's statistics. The
+	# samples, a line each, and the losses of the LOST records (the
+	# ring buffer was full; perf record -B prints none): perf script, 20
+	# times as fast as perf report -D under emulation.
+	perf report --stats -i $O/perf.data >/tmp/perf.stats 2>/dev/null
+	throttled=$(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
+	perf script --show-lost-events -F comm,event -i $O/perf.data >/tmp/perf.script 2>/dev/null
+	read -r tev tlost < <(awk '/ PERF_RECORD_LOST / { for (i = 1; i <= NF; i++) if ($i == "lost") l += $(i + 1); next }
+		{ n++ } END { print n + 0, l + 0 }' /tmp/perf.script)
 	lost=$tlost
 	events=$tev
 }
@@ -445,24 +491,52 @@ rotated() {
 	echo $first $rest
 }
 
-# one KIND ROUND WORKLOAD TRACER: one run, one result line
+# getppid_count TRACER: "ENTRIES EXITS", the getppid() calls' events in
+# the trace just recorded in $O (110: getppid's number on x86-64)
+getppid_count() {
+	case $1 in
+	tring) babeltrace2 $O 2>/dev/null |
+		awk '/ sys_getppid: / { e++ } / exit_syscall: .*[{ ]id = 110,/ { x++ } END { print e + 0, x + 0 }' ;;
+	lttng) babeltrace2 $O 2>/dev/null |
+		awk '/ syscall_entry_getppid: / { e++ } / syscall_exit_getppid: / { x++ } END { print e + 0, x + 0 }' ;;
+	# The storm's own (comm storm): trace-cmd and perf record for a while
+	# before and after it, as they start and stop, and bash calls
+	# getppid() too. tring's and LTTng's windows hold the storm alone.
+	trace-cmd) trace-cmd report -i $O/trace.dat 2>/dev/null |
+		awk '$1 ~ /^storm-/ && / sys_enter_getppid: / { e++ } $1 ~ /^storm-/ && / sys_exit_getppid: / { x++ }
+			END { print e + 0, x + 0 }' ;;
+	perf) awk '$1 == "storm" && /sys_enter_getppid/ { e++ } $1 == "storm" && /sys_exit_getppid/ { x++ }
+			END { print e + 0, x + 0 }' /tmp/perf.script ;;
+	*) echo "- -" ;;
+	esac
+}
+
+# one KIND ROUND WORKLOAD TRACER: one run, one result line. EXACT=1 (the
+# smoke run): the 1-CPU storm's getppid() events are also counted in the
+# trace, against the calls it made.
 one() {
 	res= rss=0
 	up "$1 $2 $3 $4"
+	sync
+	k0=$(kmem) k1=
 	"run_${4//-/_}" "$3" "$2"
 	[ "$2" = 1 ] && cp /tmp/tc.log /tmp/perf.log /tmp/lttng.stop $R/ 2>/dev/null
 	if [ -z "$res" ]; then
 		echo "$1 $2 $3 $4 FAILED" >>$OUT
 		return
 	fi
-	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu" >>$OUT
+	local exact=
+	if [ "${EXACT:-0}" = 1 ] && [ "$3" = syscall-1cpu ] && [ "$4" != none ]; then
+		exact=" getppid_calls $(sz $SYSCALLS) getppid_events $(getppid_count "$4")"
+	fi
+	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu kmem_kb $((${k1:-$k0} - k0))$exact" >>$OUT
 	[ "$4" != perf ] || echo "throttle $1 $2 $3 ${throttled:-0}" >>$OUT
 	rm -rf $O
 }
 
 # Round 0 warms up (the first run of each tracer pays for cold
 # translations under emulation) and is left out of every figure.
-for r in $(seq 0 "$ROUNDS"); do
+for r in $(section race && seq 0 "$ROUNDS"); do
 	HALVES=$((2 + r % 3))
 	for w in $WORKLOADS; do
 		for t in $(rotated "$r"); do
@@ -476,7 +550,7 @@ HALVES=2
 # SYSCALLS getppid() calls on CPU 0, each timed alone, under each tracer
 # recording the race's events: the percentiles of one call's time.
 up "latency: $TRACERS"
-for r in $(seq "$ROUNDS"); do
+for r in $(section lat && seq "$ROUNDS"); do
 	for t in $(rotated "$r"); do
 		one lat "$r" syscall-lat "$t"
 	done
@@ -495,7 +569,7 @@ if [ ! -f $T/events/raw_syscalls/sys_enter/enable ]; then
 fi
 up "generic events: $GEN_TRACERS"
 RACE_TRACERS=$TRACERS
-for r in $(seq "$ROUNDS"); do
+for r in $(section gen && seq "$ROUNDS"); do
 	TRACERS=$GEN_TRACERS
 	for t in $(rotated "$r"); do
 		case $t in
@@ -511,8 +585,8 @@ TRACERS=$RACE_TRACERS
 # --- The highest event rate with no loss --------------------------------------
 # One source for every tracer: getppid() paced at RATE calls a second on
 # CPU 0 for RATE_MS ms (storm paced; 0: as fast as it goes), each call a
-# syscall entry and an exit event (tring's and LTTng's syscall events,
-# raw_syscalls in ftrace and perf), into RATE_BUFKB KiB per CPU; one
+# syscall entry and an exit event (every tracer's per-system-call
+# events), into RATE_BUFKB KiB per CPU; one
 # run per rate and tracer, rounds interleaved.
 RATES=${RATES:-200000 0}
 RATE_MS=${RATE_MS:-1000}
@@ -523,14 +597,14 @@ RACE_BUFKB=$BUFKB
 BUFKB=$RATE_BUFKB
 TRING_EVENTS="syscalls/syscall_entry syscalls/exit_syscall"
 LTTNG_EVENTS=
-FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
+FT_EVENTS="syscalls:*"
 RATE_TRACERS=$(echo $TRACERS | sed 's/none//')
 # Streaming to LTTng's relay on the loopback, beside tring's tmpfs run.
-if echo " $RATE_TRACERS " | grep -q ' tring ' && ip link set lo up && relay_bench_up; then
+if section rate && echo " $RATE_TRACERS " | grep -q ' tring ' && ip link set lo up && relay_bench_up; then
 	RATE_TRACERS="$RATE_TRACERS tring-net"
 	info relayd "$(lttng-relayd --version 2>&1 | head -n 1) on 127.0.0.1, writing to tmpfs"
 fi
-for r in $(seq "$ROUNDS"); do
+for r in $(section rate && seq "$ROUNDS"); do
 	TRACERS=$RATE_TRACERS
 	for rate in $RATES; do
 		for t in $(rotated "$r"); do
@@ -575,9 +649,9 @@ RACE_TRACERS=$TRACERS
 TRING_EVENTS="syscalls/sys_getppid syscalls/exit_syscall"
 LTTNG_EVENTS=
 LTTNG_SYSCALLS=getppid
-FT_EVENTS="raw_syscalls:sys_enter raw_syscalls:sys_exit"
+FT_EVENTS="syscalls:sys_enter_getppid syscalls:sys_exit_getppid"
 up "choosing: $SEL_TRACERS"
-for r in $(seq "$ROUNDS"); do
+for r in $(section sel && seq "$ROUNDS"); do
 	TRACERS=$SEL_TRACERS
 	for t in $(rotated "$r"); do
 		one sel "$r" syscall-1cpu "$t"
@@ -591,7 +665,7 @@ done
 TRING_EVENTS=$RACE_TRING_EVENTS
 run_tring_all() { run_tring "$@"; }
 run_tring_storm() { TRING_OPTS="$TRING_OPTS -p $storm_pid" run_tring "$@"; }
-for r in $(seq "$ROUNDS"); do
+for r in $(section hb && seq "$ROUNDS"); do
 	TRACERS="none tring-all tring-storm"
 	for t in $(rotated "$r"); do
 		storm syscall 4000000000 >/dev/null &
@@ -656,6 +730,23 @@ alone_tring() {
 	res=$(cat $T/bench/run)
 	echo "alone $r ${impl}_reader$reader payload 256 events $ALONE ns $(echo "$res" | awk '{ print $2 * n }' n="$ALONE")" >>$OUT
 }
+# ring ROUND: the ring buffers alone, same layer: LTTng's ring-buffer
+# library (tring_bench_lttng.ko, a minimal client writing tring's record
+# format) against trace_write_inline(), the same kthread loop on CPU 0,
+# ALONE events of 8, 64 and 256 bytes, overwrite mode, 1 MiB per CPU,
+# no reader; each row the median of 5 repetitions, the pair's order
+# alternating with the round.
+#   ring ROUND IMPL PAYLOAD ns_per_event N
+ring_alone() {
+	local r=$1 p impl order="tring_inline lttng_rb"
+	[ $((r % 2)) = 0 ] && order="lttng_rb tring_inline"
+	for p in 8 64 256; do
+		for impl in $order; do
+			echo "$impl $p $ALONE 1 0 0 5" >$T/bench/run || continue
+			echo "ring $r $impl $p ns_per_event $(awk '{ print $2 }' $T/bench/run)" >>$OUT
+		done
+	done
+}
 alone_fill() {
 	local pid res
 	rm -rf $O
@@ -672,8 +763,12 @@ alone_fill() {
 }
 lttng_test=0
 echo "$TRACERS" | grep -q lttng && modprobe lttng-test 2>/dev/null && lttng_test=1
+lttng_rb=0
+[ $lttng_test = 1 ] && [ -f /dev/shm/mod/tring_bench_lttng.ko ] &&
+	insmod /dev/shm/mod/tring_bench_lttng.ko && lttng_rb=1
 up "the buffer alone"
-for r in $(seq "$ROUNDS"); do
+for r in $(section alone && seq "$ROUNDS"); do
+	[ $lttng_rb = 1 ] && ring_alone "$r"
 	[ $lttng_test = 1 ] && alone_lttng recorded "$r"
 	[ $lttng_test = 1 ] && alone_lttng no_reader "$r"
 	alone_tring tring_inline 0 "$r"
@@ -681,7 +776,9 @@ for r in $(seq "$ROUNDS"); do
 	alone_tring tring_reserve 0 "$r"
 	alone_fill "$r"
 done
-[ $lttng_test = 1 ] || echo "alone - lttng_test unsupported lttng-modules does not load on Linux $K" >>$OUT
+section alone && [ $lttng_test = 0 ] && echo "alone - lttng_test unsupported lttng-modules does not load on Linux $K" >>$OUT
+section alone && [ $lttng_rb = 0 ] && echo "ring - - lttng_rb unsupported LTTng's ring-buffer library is not built for Linux $K" >>$OUT
+lsmod | grep -q '^tring_bench_lttng ' && rmmod tring_bench_lttng
 
 info perf_rate_end "$(cat /proc/sys/kernel/perf_event_max_sample_rate)"
 up "done"

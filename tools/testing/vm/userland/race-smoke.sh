@@ -30,7 +30,8 @@ ok() {
 }
 
 mkdir -p "$out"
-TRING_BENCH_KERNELS=6.1 ROUNDS=1 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 RATES=20000 RATE_MS=200 \
+TRING_BENCH_KERNELS=6.1 ROUNDS=1 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 EXACT=1 RATES=20000 RATE_MS=200 \
+	SECTIONS="race lat gen rate sel hb alone" \
 	RACE_TIMEOUT=450 "$top/scripts/bench-race.sh" "$out" "$out/race.json" >"$out/race.txt" 2>"$out/race.err"
 ok $? "bench-race.sh runs ($out/race.txt)"
 f=$out/race-6.1/results/race.txt
@@ -44,10 +45,16 @@ for t in tring lttng trace-cmd perf; do
 	tev=$(awk -v t="$t" '$1 == "race" && $2 == 1 && $4 == t { print $14 }' "$f")
 	ok "$([ "${ev:-0}" -gt 4000 ] 2>/dev/null; echo $?)" "$t: recorded the storm's 4000 syscall events at least ($ev)"
 	# The recorder's own CPU time: some, and less than the guest's life.
-	rc=$(awk -v t="$t" '$1 == "race" && $2 == 1 && $4 == t { print $NF }' "$f")
+	rc=$(awk -v t="$t" '$1 == "race" && $2 == 1 && $4 == t { for (i = 5; i < NF; i++) if ($i == "rec_cpu_ns") print $(i + 1) }' "$f")
 	ok "$([ "${rc:-0}" -gt 0 ] && [ "$rc" -lt 600000000000 ]; echo $?)" "$t: the recorder's CPU time is measured (${rc:-none} ns)"
 	# Every tracer's count is its trace's.
 	ok "$([ "$ev" = "$tev" ]; echo $?)" "$t: the events counted ($ev) are the events its trace holds ($tev)"
+	# The same events everywhere: each of the storm's getppid() calls
+	# an entry and an exit event in every tracer's trace, no more.
+	read -r calls ge gx <<<"$(awk -v t="$t" '$1 == "race" && $2 == 1 && $4 == t {
+		for (i = 5; i < NF; i++) if ($i == "getppid_calls") print $(i + 1), $(i + 3), $(i + 4) }' "$f")"
+	ok "$([ "${calls:-0}" -gt 0 ] && [ "$ge" = "$calls" ] && [ "$gx" = "$calls" ]; echo $?)" \
+		"$t: the storm's ${calls:-?} getppid() calls are ${ge:-?} entry and ${gx:-?} exit events in its trace"
 done
 ok "$(grep -qE '^race 1 syscall-1cpu tring .* lost 0 trace_events [0-9]+ trace_lost 0 ' "$f"; echo $?)" "tring lost nothing"
 # One tracepoint pair: tring's generic events among the tracers.
@@ -84,6 +91,13 @@ ok "$(grep -q '^slowdown with -p over slowdown with all: ' "$out/race.txt"; echo
 for wr in lttng_test_recorded lttng_test_no_reader tring_inline_reader0 tring_inline_reader1 tring_reserve_reader0 tring_fill_recorded; do
 	ok "$(grep -qE "^alone 1 $wr payload [1-9][0-9]* events [1-9][0-9]* ns [1-9]" "$f"; echo $?)" "the buffer alone: $wr measured"
 done
+# The ring buffers alone, same layer: LTTng's library and tring's.
+for impl in tring_inline lttng_rb; do
+	for p in 8 64 256; do
+		ok "$(grep -qE "^ring 1 $impl $p ns_per_event [1-9]" "$f"; echo $?)" "the ring buffers alone: $impl, $p bytes"
+	done
+done
+ok "$(grep -qE '^256 +[0-9.]+ \[' "$out/race.txt"; echo $?)" "the ring buffers' table has its rows"
 # LTTng's recorded channel holds every event: none discarded.
 ok "$(awk '$1 == "alone" && $2 == 1 && $3 == "lttng_test_recorded" && $7 == $11 { f = 1 } END { exit !f }' "$f"; echo $?)" \
 	"the buffer alone: LTTng recorded every event it wrote"
@@ -93,7 +107,7 @@ for t in none tring lttng trace-cmd perf; do
 	ok "$(grep -qE "^lat 1 syscall-lat $t ns [1-9][0-9]* cpu_ns [0-9]+ p50 [1-9][0-9]* p99 [1-9][0-9]* p999 [1-9]" "$f"; echo $?)" "latency: timed under $t"
 done
 ok "$(grep -qE '^race 1 syscall-1cpu tring .* rec_rss_kb [1-9][0-9]* ' "$f"; echo $?)" "memory: tring-record's resident size"
-ok "$(grep -q '<circle ' "$out/race-6.1.svg"; echo $?)" "the chart has points"
+ok "$(grep -q 'id="rounds-tring"' "$out/race-6.1.svg" && grep -q 'id="rounds-perf"' "$out/race-6.1.svg"; echo $?)" "the chart has tring's and perf's rounds"
 ok "$(grep -qE '^info perf_rate_start 100000000 \(perf_cpu_time_max_percent 0\)' "$f"; echo $?)" "perf ran unthrottled"
 ok "$(grep -q '^guest: threads ' "$out/race.txt"; echo $?)" "the table says how the guest ran"
 ok "$(python3 -m json.tool "$out/race.json" >/dev/null; echo $?)" "the JSON parses"
