@@ -296,16 +296,21 @@ for series in $kernels; do
 		echo
 		echo "One tracepoint pair, raw_syscalls sys_enter/sys_exit, hit by the 1-CPU syscall storm: tring's"
 		echo "generic events (the kernel's own, through perf), tring's hand-written syscall events, trace-cmd"
-		echo "and perf record. ns/ev: workload time over the same round's untraced run, per event recorded;"
-		echo "medians of rounds; /generic: ns/ev over tring-generic's."
+		echo "and perf record. ns/ev: workload time over the same round's untraced run, per event of the"
+		echo "workload (one count for every tracer of a round, the smallest; trace-cmd and perf also record"
+		echo "their readers' calls); medians of rounds; /generic: ns/ev over tring-generic's."
 		printf '%-14s %9s %7s %9s %9s %9s %8s\n' tracer ms 'slow%' events lost ns/ev /generic
 		# gen_ns TRACER: per round, ns per event over the untraced run
 		gen_ns() {
+			# One count for every tracer of a round, as in the race.
 			awk -v t="$1" '$1 == "gen" && $2 != "-" {
 				for (i = 5; i < NF; i++) { if ($i == "ns") ns[$4, $2] = $(i + 1); if ($i == "events") ev[$4, $2] = $(i + 1) }
-				rounds[$2] = 1 }
-				END { for (r in rounds) if (ns["none", r] > 0 && ev[t, r] > 0)
-					printf "%.1f\n", (ns[t, r] - ns["none", r]) / ev[t, r] }' "$f" | median
+				rounds[$2] = 1; tr[$4] = 1 }
+				END { for (r in rounds) {
+					wl = 0
+					for (u in tr) if (u != "none" && ev[u, r] > 0 && (wl == 0 || ev[u, r] < wl)) wl = ev[u, r]
+					if (ns["none", r] > 0 && ev[t, r] > 0 && wl > 0)
+						printf "%.1f\n", (ns[t, r] - ns["none", r]) / wl } }' "$f" | median
 		}
 		gg=$(gen_ns tring-generic)
 		for t in none tring-generic tring trace-cmd perf; do
@@ -378,7 +383,9 @@ for series in $kernels; do
 		echo "The highest event rate with no loss: getppid() paced at a rate on CPU 0 for $(inf ratems) ms, a syscall"
 		echo "entry and exit event per call, $(inf ratebufkb) KiB per CPU in every tracer (sub-buffers of $(inf subbufkb) KiB"
 		echo "where it has them). Per offered rate (calls/s, 0: as fast as the traced loop goes) and tracer:"
-		echo "events recorded per second (median of rounds) / events lost (as reported, every round)."
+		echo "events recorded per second (median of rounds; trace-cmd's and perf's include their readers' own"
+		echo "system calls) / events lost (as reported, every round). No loss to: the source's events per"
+		echo "second (two a call) at the highest rate at which no round lost any."
 		if grep -q '^rate [0-9]* [^ ]* tring-net ' "$f"; then
 			echo "tring-net: tring-record streaming the same buffer to lttng-relayd ($(inf relayd)) instead"
 			echo "of writing it to tmpfs (tring); the relay writes to tmpfs."
@@ -399,11 +406,13 @@ for series in $kernels; do
 		printf '%-10s' 'no loss to'
 		for t in $rtr; do
 			# the highest events/s (median) of a rate at which no round lost any
+			# the source's event rate (2 a call), not the trace's:
+			# trace-cmd and perf also record their readers' calls
 			best=$(for rate in $(awk '$1 == "rate" { print $3 }' "$f" | awk '!s[$0]++'); do
 				! kcol rate "$rate" "$t" lost | grep -qv '^0$' || continue
 				! kcol rate "$rate" "$t" trace_lost | grep -qvE '^(0|-)$' || continue
-				paste <(kcol rate "$rate" "$t" events) <(kcol rate "$rate" "$t" ns) |
-					awk '$2 > 0 { printf "%.0f\n", $1 / ($2 / 1e9) }' | median
+				paste <(kcol rate "$rate" "$t" calls) <(kcol rate "$rate" "$t" ns) |
+					awk '$2 > 0 { printf "%.0f\n", 2 * $1 / ($2 / 1e9) }' | median
 			done | sort -n | tail -n 1)
 			printf ' %22s' "${best:-none} ev/s"
 			[ -z "$json" ] || json_rows+=("{\"no_loss_to\":\"$t\",\"events_per_s\":${best:-null}}")
