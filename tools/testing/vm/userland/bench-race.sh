@@ -69,7 +69,8 @@ fi
 # section NAME: whether that part runs
 section() { echo " $SECTIONS " | grep -q " $1 "; }
 ALONE=${ALONE:-100000}
-# Every tracer's events are counted from its trace, every round.
+# Every tracer's events are counted from its trace, every round (but
+# the warm-up; see one()).
 CHECK=${CHECK:-1}
 
 mount -t proc proc /proc
@@ -334,7 +335,7 @@ run_tring() {
 	tr=$(ls -d ${TRING_TRACE:-$O} 2>/dev/null | head -n 1)
 	bytes=$(du -sb --exclude=.tring-record.summary "$tr" | cut -f1)
 	tev=- tlost=-
-	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
+	if [ "$RB" = 1 ]; then
 		read -r tev tlost <<<"$(bt_count "$tr")"
 		events=$tev
 	fi
@@ -397,8 +398,8 @@ run_lttng() {
 	lost=${lost:-0}
 	bytes=$(du -sb $O | cut -f1)
 	# LTTng reports no count of the events it recorded: the trace's.
-	read -r tev tlost <<<"$(bt_count $O)"
-	events=$tev
+	tev=- tlost=- events=-
+	[ "$RB" = 1 ] && read -r tev tlost <<<"$(bt_count $O)" && events=$tev
 }
 
 run_trace_cmd() {
@@ -426,7 +427,7 @@ run_trace_cmd() {
 	lost=$(awk '/^dropped events:/ { s += $3 } /^overrun:/ { s += $2 } END { print s + 0 }' /tmp/tc.log)
 	bytes=$(du -sb $O | cut -f1)
 	tev=- tlost=-
-	if [ "$CHECK" = 1 ] || [ "$2" = 1 ]; then
+	if [ "$RB" = 1 ]; then
 		trace-cmd report -i $O/trace.dat >/tmp/tc.txt 2>/dev/null
 		tev=$(grep -cE '^ +.+\[[0-9]+\] ' /tmp/tc.txt)
 		tlost=$(sed -n 's/.*\[\([0-9]*\) EVENTS DROPPED\].*/\1/p; s/.*LOST \([0-9]*\) EVENTS.*/\1/p' /tmp/tc.txt |
@@ -465,6 +466,12 @@ run_perf() {
 	# times as fast as perf report -D under emulation.
 	perf report --stats -i $O/perf.data >/tmp/perf.stats 2>/dev/null
 	throttled=$(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
+	# Not read back: the statistics' samples, and LOST records (not
+	# their losses) as a sign of loss.
+	events=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
+	lost=$(awk '$1 ~ /^LOST/ && $2 == "events:" { s += $3 } END { print s + 0 }' /tmp/perf.stats)
+	tev=- tlost=-
+	[ "$RB" = 1 ] || return 0
 	perf script --show-lost-events -F comm,event -i $O/perf.data >/tmp/perf.script 2>/dev/null
 	read -r tev tlost < <(awk '/ PERF_RECORD_LOST / { for (i = 1; i <= NF; i++) if ($i == "lost") l += $(i + 1); next }
 		{ n++ } END { print n + 0, l + 0 }' /tmp/perf.script)
@@ -513,8 +520,17 @@ getppid_count() {
 
 # one KIND ROUND WORKLOAD TRACER: one run, one result line. EXACT=1 (the
 # smoke run): the 1-CPU storm's getppid() events are also counted in the
-# trace, against the calls it made.
+# trace, against the calls it made. RB: whether the trace is read back
+# (CHECK, or the first round); never for the warm-up round (left out of
+# every figure) nor for the latency and busy-machine runs (whose figures
+# count no events): under emulation reading back takes longer than
+# recording.
 one() {
+	RB=$CHECK
+	[ "$2" = 1 ] && RB=1
+	case $1/$2 in
+	*/0 | lat/* | hb/*) RB=0 ;;
+	esac
 	res= rss=0
 	up "$1 $2 $3 $4"
 	sync
@@ -526,7 +542,7 @@ one() {
 		return
 	fi
 	local exact=
-	if [ "${EXACT:-0}" = 1 ] && [ "$3" = syscall-1cpu ] && [ "$4" != none ]; then
+	if [ "${EXACT:-0}" = 1 ] && [ "$RB" = 1 ] && [ "$3" = syscall-1cpu ] && [ "$4" != none ]; then
 		exact=" getppid_calls $(sz $SYSCALLS) getppid_events $(getppid_count "$4")"
 	fi
 	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu kmem_kb $((${k1:-$k0} - k0))$exact" >>$OUT
