@@ -10,11 +10,13 @@
 #
 # usage: bench-race.sh OUTDIR [JSONFILE]
 # Prints the tables; appends one JSON object per kernel to JSONFILE.
-# Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, BUFKB,
+# Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, RATE_ROUNDS, BUFKB,
 # SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
 # EXACT, SECTIONS (all parts; the race alone when WORKLOADS is set),
 # TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB, TRING_OPTS (see
 # tools/testing/vm/userland/bench-race.sh); RACE_TIMEOUT (s, default 3600);
+# RACE_FULL=1 runs every part on every kernel (by default kernels other
+# than 6.1 run the race's syscall and ping-pong storms and the latency);
 # RACE_REPRINT=1 prints the tables of the results already in OUTDIR
 # without booting a guest.
 
@@ -22,7 +24,7 @@ set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -35,6 +37,9 @@ json=${2:-}
 kernels=${TRING_BENCH_KERNELS:-6.1 6.12}
 say() { echo "bench: $*" >&2; }
 json_rows=()
+# What the caller narrowed, kept: each kernel's run starts from it.
+sections0=${SECTIONS:-}
+workloads0=${WORKLOADS:-}
 
 make -C "$top" -s tools >/dev/null
 make -C "$top/tools/testing/bench" -s >/dev/null
@@ -157,11 +162,18 @@ for series in $kernels; do
 	else
 	rm -rf "$dir"
 	mkdir -p "$dir/results"
+	# Kernels other than 6.1 (no LTTng there) run the targets' workloads
+	# and the latency only, unless the caller chose or RACE_FULL=1: the
+	# other parts run on 6.1, where every peer runs.
+	SECTIONS=$sections0 WORKLOADS=$workloads0
+	if [ "$series" != 6.1 ] && [ -z "$sections0$workloads0" ] && [ "${RACE_FULL:-0}" != 1 ]; then
+		SECTIONS="race lat" WORKLOADS="syscall-1cpu syscall-all pingpong"
+	fi
 	{
 		echo "MODDIR=$(guest_moddir "$kdir")"
 		echo "TOOLS=$B/tools"
 		echo "BENCHTOOLS=$B/bench-tools"
-		for v in ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS; do
+		for v in ROUNDS RATE_ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS; do
 			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 		done
 	} >"$dir/results/env"
@@ -192,6 +204,7 @@ for series in $kernels; do
 	# How the guest ran: its timings compare within this table only.
 	sed 's/^/guest: /' "$dir/host.info" 2>/dev/null || true
 	echo "Sizes: the race's rounds take the workloads at 1, 1.5 and 2 times their size in turn."
+	sed -n 's/^SECTIONS="\(.*\)"$/Parts run on this kernel: \1 (RACE_FULL=1: all)/p' "$dir/results/env"
 	echo "tring $(inf tring); LTTng $(inf lttng | sed 's/^$/-/'); trace-cmd $(inf trace-cmd); perf $(inf perf)"
 	grep '^race - - ' "$f" | sed 's/^race - - \([^ ]*\) unsupported /\1: not run: /' || true
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
@@ -241,7 +254,11 @@ for series in $kernels; do
 	echo "getppid's entry carries no argument). What still differs: ftrace's entry and exit events carry"
 	echo "the call's number, tring's exit event its number and return value, LTTng's the return value"
 	echo "alone; a path argument (open, execve: the fork/exec row) is a copied string in tring and LTTng,"
-	echo "a pointer in ftrace's events."
+	echo "a pointer in ftrace's events. Why tring's B/ev is above LTTng's on the syscall storms: a getppid()"
+	echo "call is 8 + 16 bytes in tring (entry: 4-byte header and 32-bit id, as per-syscall ids are past"
+	echo "the compact header's 5 bits; exit: header, 32-bit number, 64-bit return value; records 4-byte"
+	echo "aligned) against 6 + 14 in LTTng (16-bit id and 32-bit time, unaligned; its exit event's id"
+	echo "names the call, so it carries the return value alone)."
 
 	if grep -q '^lat [0-9]' "$f"; then
 		echo
@@ -383,7 +400,7 @@ for series in $kernels; do
 		echo "The highest event rate with no loss: getppid() paced at a rate on CPU 0 for $(inf ratems) ms, a syscall"
 		echo "entry and exit event per call, $(inf ratebufkb) KiB per CPU in every tracer (sub-buffers of $(inf subbufkb) KiB"
 		echo "where it has them). Per offered rate (calls/s, 0: as fast as the traced loop goes) and tracer:"
-		echo "events recorded per second (median of rounds; trace-cmd's and perf's include their readers' own"
+		echo "events recorded per second (median of $(awk '$1 == "rate" { print $2 }' "$f" | sort -u | grep -c .) rounds; trace-cmd's and perf's include their readers' own"
 		echo "system calls) / events lost (as reported, every round). No loss to: the source's events per"
 		echo "second (two a call) at the highest rate at which no round lost any."
 		if grep -q '^rate [0-9]* [^ ]* tring-net ' "$f"; then
@@ -432,35 +449,24 @@ for series in $kernels; do
 			END { for (i = 1; i <= n; i++) print o[i], v[o[i]] }' "$f")
 	fi
 
-	echo
-	echo "The buffer alone: ns/event (the writing's time over the events written), median of rounds."
-	echo "LTTng: lttng-test's /proc write of N events, recorded by its consumerd into a channel that holds"
-	echo "them all, and with no reader into a snapshot session's overwrite channel; tring: tring_bench's"
-	echo "loops with no reader and with a draining kthread, and bench/fill into the default buffer with"
-	echo "tring-record running. /lttng: against LTTng's row of the same kind (reader or not)."
-	printf '%-26s %8s %10s %10s %10s %9s\n' writer payload events recorded ns/event '/lttng'
-	lt_rec=$(awk '$1 == "alone" && $3 == "lttng_test_recorded" { print $9 / $7 }' "$f" | median)
-	lt_nord=$(awk '$1 == "alone" && $3 == "lttng_test_no_reader" { print $9 / $7 }' "$f" | median)
-	for wr in $(awk '$1 == "alone" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
-		ns=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr && $7 > 0 { print $9 / $7 }' "$f" | median)
-		pl=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $5; exit }' "$f")
-		n=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $7; exit }' "$f")
-		# Events in the trace (LTTng's recorded row), else "-".
-		rec=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr {
-			for (i = 10; i < NF; i++) if ($i == "recorded") { print $(i + 1); exit }
-			print "-"; exit }' "$f")
-		case $wr in
-		*_reader0 | lttng_test_no_reader) ref=$lt_nord ;;
-		*) ref=$lt_rec ;;
-		esac
-		r=$(awk -v a="$ns" -v b="${ref:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-		printf '%-26s %8s %10s %10s %10.1f %9s\n' "$wr" "$pl" "$n" "$rec" "$ns" "$r"
-		[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"events\":$n,\"recorded\":\"$rec\",\"ns_per_event\":$ns}")
-	done
-	grep '^alone - ' "$f" | sed 's/^alone - \([^ ]*\) unsupported /\1: not run: /' || true
-	echo "(The fill row's events were written into the default buffer; lost: $(awk '$1 == "alone" && $3 == "tring_fill_recorded" {
-		for (i = 10; i < NF; i++) if ($i == "lost") print $(i + 1) }' "$f" | tr '\n' ',' | sed 's/,$//') per round, reported by"
-	echo "tring-record; a round that lost events wrote less than a recorded event costs.)"
+	if grep -q '^alone [0-9]' "$f"; then
+		echo
+		echo "tring's write path alone: ns/event (the writing's time over the events written), median of"
+		echo "rounds: tring_bench's loops with no reader and with a draining kthread, and bench/fill into the"
+		echo "default buffer with tring-record running. LTTng's counterpart: the ring buffers' table below."
+		printf '%-26s %8s %10s %10s\n' writer payload events ns/event
+		for wr in $(awk '$1 == "alone" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
+			ns=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr && $7 > 0 { print $9 / $7 }' "$f" | median)
+			pl=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $5; exit }' "$f")
+			n=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $7; exit }' "$f")
+			printf '%-26s %8s %10s %10.1f\n' "$wr" "$pl" "$n" "$ns"
+			[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"events\":$n,\"ns_per_event\":$ns}")
+		done
+		grep '^alone - ' "$f" | sed 's/^alone - \([^ ]*\) unsupported /\1: not run: /' || true
+		echo "(The fill row's events were written into the default buffer; lost: $(awk '$1 == "alone" && $3 == "tring_fill_recorded" {
+			for (i = 10; i < NF; i++) if ($i == "lost") print $(i + 1) }' "$f" | tr '\n' ',' | sed 's/,$//') per round, reported by"
+		echo "tring-record; a round that lost events wrote less than a recorded event costs.)"
+	fi
 	ring_table
 
 	if [ -n "$json" ]; then

@@ -15,8 +15,8 @@
 # figures: ns/event on this CPU and instructions per event (callgrind).
 # Last, scripts/bench-race.sh: the tracer race (tring-record, LTTng,
 # trace-cmd, perf and no tracer on the same events and workloads, one
-# guest per kernel with the host's Debian userland) and the buffer alone
-# against LTTng's lttng-test.
+# guest per kernel with the host's Debian userland) and the ring buffers
+# alone against LTTng's ring-buffer library.
 #
 # Guest timings are software emulation, not native timings: the ratios
 # measured beside each other in one guest run are what carry meaning.

@@ -104,9 +104,12 @@ drop_latch_reports() {
 # the namespace's init dies: a plain read racing a ++ of other bits, the
 # kernel's own, seen when several CPUs fork at once (tring's
 # toggle_under_load does, on debug-6.1-smp4). Those reports, whole, go.
+# KCSAN's unwinder sometimes names the reading side "mark_lock" (every
+# frame of its stack the same mark_lock+0x86, lockdep's, while the write
+# is alloc_pid()'s): "data-race in alloc_pid / mark_lock", the same race.
 drop_pid_allocated_reports() {
 	awk '
-	/BUG: KCSAN: data-race in (alloc_pid \/ copy_process|copy_process \/ alloc_pid)$/ {
+	/BUG: KCSAN: data-race in (alloc_pid \/ copy_process|copy_process \/ alloc_pid|alloc_pid \/ mark_lock|mark_lock \/ alloc_pid)$/ {
 		skip = 1
 	}
 	skip {

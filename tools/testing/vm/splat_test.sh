@@ -128,6 +128,8 @@ pidrace "copy_process / alloc_pid"
 passes "the same report, names the other way round, passes"
 pidrace "alloc_pid / copy_process" warning
 fails "a WARNING after that report still fails"
+pidrace "alloc_pid / mark_lock"
+passes "the same report, its reader's stack named mark_lock by the unwinder, passes"
 pidrace "alloc_pid / free_pid"
 fails "a KCSAN report of alloc_pid with another function fails"
 
