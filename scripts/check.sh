@@ -22,6 +22,9 @@
 #  7. userland    make install through DKMS; 6.1 and 6.12 guests with the
 #                 host's real Debian userland: modprobe, tring-record,
 #                 babeltrace2, LTTng/trace-cmd/perf smoke tests; uninstall
+#  7b. persist    persist= on 6.1 and 6.12: a crash and a warm reboot,
+#                 the trace read back as instances/last_boot; damaged
+#                 regions (also under KASAN, persist-kasan-6.1)
 #  8. race        the tracer race of make bench with tiny counts (Debian
 #                 6.1, the host's userland, nothing installed): tring,
 #                 LTTng, trace-cmd and perf each record a syscall storm
@@ -171,7 +174,7 @@ kernels_wanted() {
 	for p in debug-6.1 debug-6.1-smp4 harness; do
 		want "$p" && echo debug-6.1 && break
 	done
-	for p in kasan-6.1 kasan-6.1-faults; do
+	for p in kasan-6.1 kasan-6.1-faults persist-kasan-6.1; do
 		want "$p" && echo kasan-6.1 && break
 	done
 }
@@ -333,6 +336,18 @@ if want userland; then
 	tap_run userland userland "$VM/userland/test-userland.sh" "$OUT/userland"
 fi
 
+# --- 7b. persist: the flight recorder across a crash -------------------------
+# persist= on both Debian kernels: a crash and a warm reboot read back,
+# the region damaged six ways, reserve_mem= on 6.12
+# (tools/testing/vm/persist-test.sh; each guest has a 600 s budget, the
+# whole a 1200 s one; about 2 minutes each here).
+for s in 6.1 6.12; do
+	if want "persist-$s"; then
+		say "persist-$s: crash and reboot with persist=, the trace read back (Debian $s)"
+		tap_run persist "persist-$s" timeout 1200 "$VM/persist-test.sh" "$s" "$OUT/persist-$s"
+	fi
+done
+
 # --- 8. race: make bench's tracer race, tiny counts --------------------------
 if want race; then
 	say "race: the tracer race of make bench, tiny counts (Debian 6.1)"
@@ -352,6 +367,10 @@ if echo "$KWANTED" | grep -qw kasan-6.1 && wait_kernel kasan-6.1; then
 	want kasan-6.1 && run_kernel kasan-6.1 kasan-6.1 "$VM/plan-check" traces
 	want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
 		kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 2))
+	# The damaged regions again, under KASAN.
+	want persist-kasan-6.1 && say "persist-kasan-6.1: damaged regions read under KASAN" &&
+		tap_run persist persist-kasan-6.1 timeout 1500 "$VM/persist-test.sh" \
+			kasan-6.1 "$OUT/persist-kasan-6.1" damaged
 fi
 wait "$KBUILD_PID" 2>/dev/null || true
 

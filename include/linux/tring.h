@@ -99,6 +99,7 @@ struct tring_slot {
 };
 
 struct tring_buffer;
+struct tring_ring_mem;
 
 /**
  * struct tring_cpu - one CPU's ring
@@ -181,8 +182,11 @@ struct tring_buffer;
  * @waitq: pollers sleep here.
  * @wakeup: raised by writers (any context, NMI included) to wake @waitq.
  * @buf: the buffer this ring belongs to.
- * @pages: the pages behind @va, for mapping them to user space.
- * @nr_pages: entries in @pages.
+ * @pages: the pages behind @va, for mapping them to user space; NULL for
+ *	a ring in a persistent region (struct tring_ring_mem).
+ * @nr_pages: entries in @pages, or pages from @pfn on.
+ * @pfn: a ring in a persistent region: the page frame of @va, whose
+ *	pages are physically contiguous.
  * @nr_phys: physical sub-buffers: the slots plus the spare in overwrite
  *	mode.
  *
@@ -225,6 +229,7 @@ struct tring_cpu {
 	struct tring_buffer *buf;
 	struct page **pages;
 	unsigned long nr_pages;
+	unsigned long pfn;
 	unsigned long nr_phys;
 };
 
@@ -338,6 +343,8 @@ struct tring_buffer_attr {
  * @name: the buffer's name.
  * @priv: owned by the debugfs front end.
  * @cpuhp_node: on tring's CPU-hotplug state, which makes the rings.
+ * @mem: where the rings live if not in pages of their own (a persistent
+ *	region), else NULL.
  */
 struct tring_buffer {
 	struct tring_cpu __percpu *cpus;
@@ -345,6 +352,7 @@ struct tring_buffer {
 	char name[32];
 	void *priv;
 	struct hlist_node cpuhp_node;
+	struct tring_ring_mem *mem;
 };
 
 /**

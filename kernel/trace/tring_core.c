@@ -1030,6 +1030,29 @@ void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
 }
 
 /**
+ * tring_cpu_preload - hand out sub-buffers written outside the ring
+ * @cb: a discard-mode ring no writer ever writes to, fresh.
+ * @nr: its first @nr physical sub-buffers hold complete packets, in
+ *	stream order (at most the ring's slot count).
+ * @events: the events in them.
+ *
+ * Makes them complete sub-buffers a reader takes in order, as if written
+ * (a previous boot's trace, tring_persist.c).
+ *
+ * Context: before any reader or writer can reach @cb.
+ */
+void tring_cpu_preload(struct tring_cpu *cb, unsigned long nr, u64 events)
+{
+	unsigned long i;
+
+	for (i = 0; i < nr && i <= cb->slot_mask; i++)
+		atomic_long_set(&cb->slots[i].done, 1);
+	local_set(&cb->offset, i << cb->subbuf_shift);
+	local_set(&cb->subbufs_delivered, i);
+	local_set(&cb->events_delivered, events);
+}
+
+/**
  * tring_check_attr - validate buffer attributes
  * @attr: the attributes.
  *
@@ -1188,13 +1211,20 @@ static int tring_cpu_init(struct tring_cpu *cb, struct tring_buffer *buf,
 
 	tring_cpu_setup(cb, buf, cpu);
 	nslots = cb->slot_mask + 1;
-	va = tring_cpu_alloc_pages(cb, node);
-	if (!va)
-		return -ENOMEM;
-	cb->slots = kvmalloc_node(array_size(nslots, sizeof(*cb->slots)),
-				  GFP_KERNEL | __GFP_ZERO, node);
-	if (!cb->slots)
-		goto free_pages;
+	if (buf->mem) {
+		/* Zeroed by the provider, slots and sub-buffers. */
+		va = buf->mem->cpu_area(buf->mem, cpu, &cb->slots, &cb->pfn);
+		if (!va)
+			return -ENOMEM;
+	} else {
+		va = tring_cpu_alloc_pages(cb, node);
+		if (!va)
+			return -ENOMEM;
+		cb->slots = kvmalloc_node(array_size(nslots, sizeof(*cb->slots)),
+					  GFP_KERNEL | __GFP_ZERO, node);
+		if (!cb->slots)
+			goto free_pages;
+	}
 	for (i = 0; i < nslots; i++)
 		atomic_long_set(&cb->slots[i].map, i | TRING_MAP_TAKEN);
 	/*
@@ -1212,6 +1242,8 @@ free_pages:
 static void tring_cpu_free(struct tring_cpu *cb)
 {
 	irq_work_sync(&cb->wakeup);
+	if (cb->buf->mem)
+		return;
 	kvfree(cb->slots);
 	tring_cpu_free_pages(cb, cb->va);
 }
@@ -1289,20 +1321,18 @@ void tring_core_exit(void)
 }
 
 /**
- * tring_buffer_alloc - allocate a buffer with a ring for every online CPU
+ * tring_buffer_alloc_in - allocate a buffer, its rings in given memory
  * @attr: the attributes.
- *
- * Each ring's sub-buffers are allocated page by page on the CPU's node,
- * zeroed, and mapped contiguously with vmap(). A buffer whose pages would
- * leave less than an eighth of RAM available is refused (with a kernel
- * message naming the sizes) before anything is allocated. A CPU that
- * comes online later gets its ring before it runs anything.
+ * @mem: where the rings go (a persistent region), or NULL for pages of
+ *	their own (tring_buffer_alloc()). Its geometry must be @attr's; it
+ *	must outlive the buffer.
  *
  * Context: process; may sleep; takes the CPU-hotplug lock.
  * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes,
  * -ENOMEM.
  */
-struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
+struct tring_buffer *tring_buffer_alloc_in(const struct tring_buffer_attr *attr,
+					   struct tring_ring_mem *mem)
 {
 	struct tring_buffer *buf;
 	int ret;
@@ -1311,7 +1341,7 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 	if (ret)
 		return ERR_PTR(ret);
 	mutex_lock(&tring_mem_lock);
-	ret = tring_check_memory(attr);
+	ret = mem ? 0 : tring_check_memory(attr);
 	if (ret)
 		goto unlock;
 	ret = -ENOMEM;
@@ -1319,6 +1349,7 @@ struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
 	if (!buf)
 		goto unlock;
 	buf->attr = *attr;
+	buf->mem = mem;
 	strscpy(buf->name, attr->name ?: "", sizeof(buf->name));
 	buf->attr.name = buf->name;
 	buf->cpus = alloc_percpu(struct tring_cpu);
@@ -1338,6 +1369,25 @@ free_buf:
 unlock:
 	mutex_unlock(&tring_mem_lock);
 	return ERR_PTR(ret);
+}
+
+/**
+ * tring_buffer_alloc - allocate a buffer with a ring for every online CPU
+ * @attr: the attributes.
+ *
+ * Each ring's sub-buffers are allocated page by page on the CPU's node,
+ * zeroed, and mapped contiguously with vmap(). A buffer whose pages would
+ * leave less than an eighth of RAM available is refused (with a kernel
+ * message naming the sizes) before anything is allocated. A CPU that
+ * comes online later gets its ring before it runs anything.
+ *
+ * Context: process; may sleep; takes the CPU-hotplug lock.
+ * Return: the buffer, or an ERR_PTR(): -EINVAL for bad attributes,
+ * -ENOMEM.
+ */
+struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr)
+{
+	return tring_buffer_alloc_in(attr, NULL);
 }
 
 /**

@@ -50,6 +50,7 @@
 #include "tring_events.h"
 #include "tring_filter_file.h"
 #include "tring_generic.h"
+#include "tring_persist_api.h"
 #include "tring_track.h"
 
 /* Helpers the table's field expressions use. */
@@ -725,8 +726,11 @@ int tring_default_events_add(const struct tring_event_desc *evs,
 			if (evs[j].id == evs[i].id)
 				ret = -EINVAL;
 	}
-	for (i = 0; i < n && !ret; i++)
+	for (i = 0; i < n && !ret; i++) {
 		tring_mod_events[evs[i].id - TRING_ID_MODULE_FIRST] = &evs[i];
+		/* Listed: its layout in a persistent region, before a record. */
+		tring_persist_event(&evs[i]);
+	}
 	mutex_unlock(&tring_mod_events_lock);
 	return ret;
 }

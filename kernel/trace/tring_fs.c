@@ -95,6 +95,11 @@ static int tring_stream_mmap(struct file *file, struct vm_area_struct *vma)
 	/* Never writable or executable, not even by a later mprotect(). */
 	tring_vm_flags_mod(vma, VM_DONTEXPAND | VM_DONTDUMP,
 			   VM_MAYWRITE | VM_MAYEXEC);
+	if (!cb->pages)
+		/* A ring in a persistent region: memory with no page to map. */
+		return remap_pfn_range(vma, vma->vm_start,
+				       cb->pfn + vma->vm_pgoff, len << PAGE_SHIFT,
+				       vma->vm_page_prot);
 	return vm_map_pages(vma, cb->pages, cb->nr_pages);
 }
 
@@ -232,7 +237,8 @@ static long tring_ioc_status(struct tring_stream *st, void __user *uarg)
 	mutex_lock(&st->lock);
 	tring_cpu_counts(tring_stream_cpu(st), &c);
 	mutex_unlock(&st->lock);
-	status.flags = READ_ONCE(st->inst->dead) ? TRING_STATUS_DEAD : 0;
+	status.flags = READ_ONCE(st->inst->dead) || st->inst->frozen ?
+		       TRING_STATUS_DEAD : 0;
 	status.write_pos = c.write_pos;
 	status.read_pos = c.read_pos;
 	status.subbufs_delivered = c.subbufs_delivered;
@@ -343,7 +349,7 @@ static __poll_t tring_stream_poll(struct file *file, poll_table *wait)
 	 * Pairs with smp_store_release() in tring_instance_end(): seeing
 	 * the instance dead, we see the deliveries of its final flush.
 	 */
-	if (smp_load_acquire(&st->inst->dead))
+	if (smp_load_acquire(&st->inst->dead) || st->inst->frozen)
 		mask = tring_cpu_readable(cb) ? EPOLLIN | EPOLLRDNORM : EPOLLHUP;
 	else if (tring_cpu_poll_ready(cb))
 		mask = EPOLLIN | EPOLLRDNORM;
@@ -405,6 +411,8 @@ static int tring_metadata_show(struct seq_file *m, void *unused)
 	mutex_lock(&inst->lock);
 	if (inst->dead || !inst->buf)
 		ret = -ENODEV;
+	else if (inst->meta)
+		seq_write(m, inst->meta, inst->meta_len);
 	else
 		tring_ctf_metadata(m, &inst->buf->attr);
 	mutex_unlock(&inst->lock);

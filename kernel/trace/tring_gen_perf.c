@@ -52,6 +52,7 @@
 #include "tring_events.h"
 #include "tring_filter_file.h"
 #include "tring_gen.h"
+#include "tring_persist_api.h"
 #include "tring_track.h"
 
 /* What one perf event of ours costs: the event, its slot in ev->pe. */
@@ -320,12 +321,20 @@ static int tring_gen_on(struct tring_gen_event *ev)
 		ev->pe = NULL;
 		return ret;
 	}
-	/*
-	 * Pairs with the smp_load_acquire()s of tring_generic.c: a reader
-	 * of the metadata that sees @described sees the event whole, and
-	 * it is set before any record of it can exist.
-	 */
-	smp_store_release(&ev->described, true);
+	if (!ev->described) {
+		/*
+		 * Pairs with the smp_load_acquire()s of tring_generic.c: a
+		 * reader of the metadata that sees @described sees the
+		 * event whole, and it is set before any record of it can
+		 * exist.
+		 */
+		smp_store_release(&ev->described, true);
+		/*
+		 * Listed in the metadata now: its layout in a persistent
+		 * region, before any record.
+		 */
+		tring_persist_gen_event(ev);
+	}
 	WRITE_ONCE(ev->on, true);
 	for_each_cpu(cpu, &tring_gen_cpus) {
 		ret = tring_gen_pe_create(ev, cpu);

@@ -38,6 +38,7 @@ static void tring_instance_release(struct kref *ref)
 
 	if (inst->buf)
 		tring_buffer_free(inst->buf);
+	kvfree(inst->meta);
 	kfree(inst->streams);
 	kfree(inst);
 }
@@ -52,16 +53,13 @@ void tring_instance_put(struct tring_instance *inst)
 	kref_put(&inst->ref, tring_instance_release);
 }
 
-/**
- * tring_instance_new - put a buffer's files under a debugfs directory
- * @dir: the directory (created by the caller).
- * @buf: the buffer; the instance owns it from now on.
- *
- * Return: the instance holding one reference, or an ERR_PTR(); on error
- * @buf is not freed and no file is left in @dir.
+/*
+ * tring_instance_new(), with @meta (or NULL) for tring_instance_add(): a
+ * frozen instance whose metadata file shows @meta, which it then owns.
  */
-struct tring_instance *tring_instance_new(struct dentry *dir,
-					  struct tring_buffer *buf)
+static struct tring_instance *tring_instance_make(struct dentry *dir,
+						  struct tring_buffer *buf,
+						  char *meta, size_t meta_len)
 {
 	struct tring_instance *inst;
 	unsigned int cpu;
@@ -79,6 +77,9 @@ struct tring_instance *tring_instance_new(struct dentry *dir,
 	INIT_LIST_HEAD(&inst->node);
 	inst->dir = dir;
 	inst->buf = buf;
+	inst->frozen = !!meta;
+	inst->meta = meta;
+	inst->meta_len = meta_len;
 	for_each_possible_cpu(cpu) {
 		struct tring_stream *st = &inst->streams[cpu];
 
@@ -98,6 +99,20 @@ free_streams:
 free_inst:
 	kfree(inst);
 	return ERR_PTR(ret);
+}
+
+/**
+ * tring_instance_new - put a buffer's files under a debugfs directory
+ * @dir: the directory (created by the caller).
+ * @buf: the buffer; the instance owns it from now on.
+ *
+ * Return: the instance holding one reference, or an ERR_PTR(); on error
+ * @buf is not freed and no file is left in @dir.
+ */
+struct tring_instance *tring_instance_new(struct dentry *dir,
+					  struct tring_buffer *buf)
+{
+	return tring_instance_make(dir, buf, NULL, 0);
 }
 
 /**
@@ -254,6 +269,74 @@ static bool tring_name_taken(const char *name)
 	return false;
 }
 
+/*
+ * Publish @buf under instances/<its name>, frozen with @meta if that is
+ * not NULL. Called with tring_instances_lock held, the name free. On
+ * error @buf is not freed (nor @meta).
+ */
+static struct tring_instance *tring_instance_publish(struct tring_buffer *buf,
+						     char *meta, size_t meta_len)
+{
+	struct tring_instance *inst;
+	struct dentry *dir;
+
+	dir = debugfs_create_dir(buf->name, tring_instances_dir);
+	if (IS_ERR(dir))
+		return ERR_CAST(dir);
+	inst = tring_instance_make(dir, buf, meta, meta_len);
+	if (IS_ERR(inst)) {
+		debugfs_remove(dir);
+		return inst;
+	}
+	list_add(&inst->node, &tring_instances);
+	return inst;
+}
+
+/**
+ * tring_instance_add - publish a frozen buffer under instances/
+ * @buf: the buffer (its name names the directory); nothing writes to it.
+ * @meta: the metadata text its metadata file shows; the instance owns it
+ *	(kvfree()) once this succeeds.
+ * @meta_len: bytes of @meta.
+ *
+ * Return: the instance, or an ERR_PTR(): -EEXIST if the name is taken,
+ * the error of debugfs, -ENOMEM. On error @buf and @meta are the
+ * caller's.
+ */
+struct tring_instance *tring_instance_add(struct tring_buffer *buf,
+					  char *meta, size_t meta_len)
+{
+	struct tring_instance *inst = ERR_PTR(-EEXIST);
+
+	mutex_lock(&tring_instances_lock);
+	if (!tring_name_taken(buf->name))
+		inst = tring_instance_publish(buf, meta, meta_len);
+	mutex_unlock(&tring_instances_lock);
+	return inst;
+}
+
+/**
+ * tring_instance_remove - take a published instance down
+ * @inst: from tring_buffer_create() or tring_instance_add(); its
+ *	owner starts no new write.
+ *
+ * As tring_buffer_destroy().
+ */
+void tring_instance_remove(struct tring_instance *inst)
+{
+	/*
+	 * The owner starts no new write; those still running have
+	 * preemption disabled, so they are done after a grace period.
+	 */
+	synchronize_rcu();
+	tring_instance_flush(inst);
+	tring_instance_end(inst);
+	mutex_lock(&tring_instances_lock);
+	list_del(&inst->node);
+	mutex_unlock(&tring_instances_lock);
+	tring_instance_put(inst);
+}
+
 /**
  * tring_buffer_create - create a buffer and publish it under instances/
  * @attr: its attributes; @attr->name names the debugfs directory.
@@ -271,7 +354,6 @@ struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr)
 {
 	struct tring_instance *inst;
 	struct tring_buffer *buf;
-	struct dentry *dir;
 	int ret = -EEXIST;
 
 	if (!tring_name_valid(attr->name) || tring_check_events(attr))
@@ -283,20 +365,13 @@ struct tring_buffer *tring_buffer_create(const struct tring_buffer_attr *attr)
 	ret = PTR_ERR(buf);
 	if (IS_ERR(buf))
 		goto unlock;
-	dir = debugfs_create_dir(attr->name, tring_instances_dir);
-	ret = PTR_ERR(dir);
-	if (IS_ERR(dir))
-		goto free_buffer;
-	inst = tring_instance_new(dir, buf);
+	inst = tring_instance_publish(buf, NULL, 0);
 	ret = PTR_ERR(inst);
 	if (IS_ERR(inst))
-		goto remove_dir;
-	list_add(&inst->node, &tring_instances);
+		goto free_buffer;
 	mutex_unlock(&tring_instances_lock);
 	return buf;
 
-remove_dir:
-	debugfs_remove(dir);
 free_buffer:
 	tring_buffer_free(buf);
 unlock:
@@ -319,18 +394,6 @@ EXPORT_SYMBOL_GPL(tring_buffer_create);
  */
 void tring_buffer_destroy(struct tring_buffer *buf)
 {
-	struct tring_instance *inst = buf->priv;
-
-	/*
-	 * The owner starts no new write; those still running have
-	 * preemption disabled, so they are done after a grace period.
-	 */
-	synchronize_rcu();
-	tring_instance_flush(inst);
-	tring_instance_end(inst);
-	mutex_lock(&tring_instances_lock);
-	list_del(&inst->node);
-	mutex_unlock(&tring_instances_lock);
-	tring_instance_put(inst);
+	tring_instance_remove(buf->priv);
 }
 EXPORT_SYMBOL_GPL(tring_buffer_destroy);

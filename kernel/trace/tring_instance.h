@@ -61,6 +61,13 @@ struct tring_stream {
  *	reports POLLIN while a complete sub-buffer is left and POLLHUP once
  *	none is. Set once under @lock with a release store; read with
  *	acquire by poll(), with READ_ONCE elsewhere.
+ * @frozen: nothing will ever be written to @buf (a previous boot's
+ *	trace): poll() and TRING_IOC_STATUS answer as for a dead instance,
+ *	but it can be opened. Set before the files exist.
+ * @meta: the metadata text the instance's metadata file shows instead of
+ *	its buffer's (a previous boot's), or NULL; @meta_len bytes. Set
+ *	before the files exist, freed with the instance.
+ * @meta_len: bytes of @meta.
  */
 struct tring_instance {
 	struct kref ref;
@@ -71,6 +78,9 @@ struct tring_instance {
 	struct list_head node;
 	unsigned int open_streams;
 	bool dead;
+	bool frozen;
+	char *meta;
+	size_t meta_len;
 };
 
 static inline struct tring_cpu *tring_stream_cpu(struct tring_stream *st)
@@ -86,6 +96,9 @@ struct tring_buffer *tring_instance_replace(struct tring_instance *inst,
 					    struct tring_buffer *buf);
 bool tring_instance_busy(struct tring_instance *inst);
 void tring_instance_kill(struct tring_instance *inst);
+struct tring_instance *tring_instance_add(struct tring_buffer *buf,
+					  char *meta, size_t meta_len);
+void tring_instance_remove(struct tring_instance *inst);
 void tring_instance_get(struct tring_instance *inst);
 void tring_instance_put(struct tring_instance *inst);
 

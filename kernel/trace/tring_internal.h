@@ -35,11 +35,26 @@ struct tring_counts {
 	u64 events_too_big;
 };
 
+/**
+ * struct tring_ring_mem - memory a buffer's rings live in, given by the
+ * buffer's owner instead of pages the core allocates (tring_persist.c)
+ * @cpu_area: called once for each ring, when it is made (process
+ *	context, CPU-hotplug lock held): zeroes and returns CPU @cpu's
+ *	sub-buffers, contiguous, physically too, with their first page
+ *	frame in *@pfn, and their slots in *@slots; NULL if there is none.
+ */
+struct tring_ring_mem {
+	void *(*cpu_area)(struct tring_ring_mem *mem, unsigned int cpu,
+			  struct tring_slot **slots, unsigned long *pfn);
+};
+
 /* tring_core.c: creation */
 int tring_check_attr(const struct tring_buffer_attr *attr);
 int tring_core_init(void);
 void tring_core_exit(void);
 struct tring_buffer *tring_buffer_alloc(const struct tring_buffer_attr *attr);
+struct tring_buffer *tring_buffer_alloc_in(const struct tring_buffer_attr *attr,
+					   struct tring_ring_mem *mem);
 void tring_buffer_free(struct tring_buffer *buf);
 
 /* tring_core.c: the reader side (the rest is in <linux/tring.h>). */
@@ -47,6 +62,7 @@ void tring_cpu_reader_reset(struct tring_cpu *cb);
 bool tring_cpu_readable(struct tring_cpu *cb);
 void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c);
 u64 tring_cpu_losses(struct tring_cpu *cb);
+void tring_cpu_preload(struct tring_cpu *cb, unsigned long nr, u64 events);
 
 static inline unsigned long tring_cpu_map_size(const struct tring_cpu *cb)
 {

@@ -32,6 +32,7 @@
 #include "tring_events.h"
 #include "tring_filter_file.h"
 #include "tring_instance.h"
+#include "tring_persist_api.h"
 #include "tring_track.h"
 
 static unsigned long subbuf_size = SZ_64K;
@@ -93,6 +94,8 @@ static int tring_default_reconfigure(const struct tring_buffer_attr *attr)
 {
 	struct tring_buffer *buf, *old;
 
+	if (tring_persist_active())
+		return -EPERM;	/* its shape is the persistent region's */
 	if (tring_instance_busy(tring_default_inst))
 		return -EBUSY;
 	buf = tring_buffer_alloc(attr);
@@ -247,7 +250,11 @@ static int tring_add_knobs(void)
 	return 0;
 }
 
-/* The default buffer, as the module parameters describe it. */
+/*
+ * The default buffer, as the module parameters describe it; with
+ * persist=, in the persistent region, the previous boot's trace read
+ * from there first.
+ */
 static struct tring_buffer *__init tring_default_alloc(void)
 {
 	struct tring_buffer_attr attr = {
@@ -259,8 +266,19 @@ static struct tring_buffer *__init tring_default_alloc(void)
 		.events = tring_builtin_events,
 		.nr_events = tring_nr_builtin_events,
 	};
+	struct tring_ring_mem *mem;
+	struct tring_buffer *buf;
+	int ret;
 
-	return tring_buffer_alloc(&attr);
+	ret = tring_persist_init(&attr, &mem);
+	if (ret)
+		return ERR_PTR(ret);
+	buf = tring_buffer_alloc_in(&attr, mem);
+	if (IS_ERR(buf)) {
+		tring_persist_exit();
+		tring_persist_unmap();
+	}
+	return buf;
 }
 
 /*
@@ -328,6 +346,7 @@ static int __init tring_init(void)
 		goto remove_root;
 	}
 	rcu_assign_pointer(tring_default_buf, buf);
+	tring_persist_start(buf);
 	ret = tring_files_init();
 	if (ret)
 		goto kill_default;
@@ -335,14 +354,18 @@ static int __init tring_init(void)
 
 kill_default:
 	RCU_INIT_POINTER(tring_default_buf, NULL);
+	tring_persist_exit();
 	/* Removes the root, and everything in it, too. */
 	tring_instance_kill(tring_default_inst);
 	tring_filter_file_exit();
-	goto exit_core;
+	goto unmap;
 remove_root:
 	debugfs_remove(tring_root);
 free_buffer:
 	tring_buffer_free(buf);
+unmap:
+	tring_persist_exit();
+	tring_persist_unmap();
 exit_core:
 	tring_core_exit();
 	return ret;
@@ -355,12 +378,16 @@ static void __exit tring_exit(void)
 	/* Then no event checks the tracking set: it can go. */
 	tring_track_exit();
 	RCU_INIT_POINTER(tring_default_buf, NULL);
+	/* No event gets an id any more: the region's metadata is final. */
+	tring_persist_exit();
 	/*
 	 * Instances of other modules cannot be left: those modules use our
 	 * symbols, so they were unloaded first. Removing the default
 	 * instance's directory, the root, removes everything.
 	 */
 	tring_instance_kill(tring_default_inst);
+	/* The default buffer is freed: its region can go. */
+	tring_persist_unmap();
 	/* The replaced filters' callbacks, before the module goes. */
 	tring_filter_file_exit();
 	tring_core_exit();

@@ -13,7 +13,7 @@
 
 O=$1
 shift
-PROGS="twin_unit twin_stress twin_filter"
+PROGS="twin_unit twin_stress twin_filter twin_persist"
 LOGS=$O/logs
 mkdir -p "$LOGS"
 

@@ -9,7 +9,8 @@
 #
 # OUTDIR gets console.log (ttyS0: kernel and step output), results.b64
 # (ttyS1) and results/ unpacked from it, and qemu.log (QEMU's version and
-# output). The guest is told QEMU's version (tring_qemu=, which its /init
+# output). TRING_VM_SMP, TRING_VM_MEM, TRING_VM_ACCEL, TRING_VM_MEMFILE:
+# vCPUs, memory, accelerator, a file holding the guest's memory. The guest is told QEMU's version (tring_qemu=, which its /init
 # prints and stores in results/qemu). Exit status: 0 when the guest
 # finished and sent its results, 1 otherwise (hang, crash, no results).
 
@@ -35,8 +36,14 @@ qemu=$(qemu_version)
 cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable tring_qemu=$qemu $extra"
 echo "QEMU $qemu, -accel $accel -smp $smp -m $mem, $(basename "$kernel")" >"$out/qemu.log"
 
+# TRING_VM_MEMFILE: the guest's RAM in that file, shared, so that what a
+# guest leaves in memory is there for the next one (persist-test.sh).
+ram=()
+[ -z "${TRING_VM_MEMFILE:-}" ] ||
+	ram=(-object "memory-backend-file,id=ram,size=$mem,mem-path=$TRING_VM_MEMFILE,share=on"
+		-machine memory-backend=ram)
 timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
+	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" "${ram[@]}" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$out/console.log" -serial "file:$out/results.b64" \
 	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
