@@ -129,6 +129,8 @@ round() {
 
 	rm -f "$out/ram"
 	boot "$label-before" "$(plan_crash "$how")"
+	ok "$(grep -q 'tring: last boot: no trace kept: no tring region' "$out/$label-before/console.log"; echo $?)" \
+		"$label: a load over fresh memory says nothing was kept, and records"
 	ok "$(grep -q TRING-PERSIST-MARKED "$out/$label-before/console.log"; echo $?)" \
 		"$label: the first boot recorded its markers and went down"
 	boot "$label-after" "$(plan_read)"

@@ -11,6 +11,7 @@
 #include <signal.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <linux/userfaultfd.h>
 
 #include "../kselftest_harness.h"
@@ -200,6 +201,15 @@ static long file_size(const char *path)
 	return stat(path, &st) ? -errno : st.st_size;
 }
 
+/* Milliseconds of CLOCK_MONOTONIC. */
+static long now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000L + ts.tv_nsec / 1000000;
+}
+
 /* Wait for @pid for up to @ms; its status, or -1 (then it is killed). */
 static int wait_bounded(pid_t pid, int ms)
 {
@@ -240,12 +250,12 @@ static int decode_file(const char *path, struct seen *sn)
  */
 TEST(record_exits_after_destroy)
 {
-	int ncpu = tu_nr_cpus(), cpu, status, i;
+	int ncpu = tu_nr_cpus(), cpu, status, open;
 	unsigned long count[MAX_CPUS];
 	static char text[65536];
+	long meta, msize, deadline;
 	struct seen sn;
 	char path[128];
-	long meta;
 	pid_t pid;
 
 	if (ncpu > MAX_CPUS)
@@ -267,13 +277,23 @@ TEST(record_exits_after_destroy)
 		      "-o", OUTDIR, (char *)NULL);
 		_exit(127);
 	}
-	/* Recording: every stream open, the metadata copied whole. */
-	for (i = 0; i < GUARD_MS && (streams_open_by(pid, "rec") < ncpu ||
-				     file_size(OUTDIR "/kernel/metadata") != meta);
-	     i++)
+	/*
+	 * Recording: every stream open, the metadata copied whole. Bounded
+	 * by the clock (an iteration count took 30 s under KASAN once and
+	 * hit the harness's timeout), and saying what was missing.
+	 */
+	deadline = now_ms() + GUARD_MS;
+	do {
+		open = streams_open_by(pid, "rec");
+		msize = file_size(OUTDIR "/kernel/metadata");
+		if (open == ncpu && msize == meta)
+			break;
 		usleep(1000);
-	ASSERT_EQ(ncpu, streams_open_by(pid, "rec"));
-	ASSERT_EQ(meta, file_size(OUTDIR "/kernel/metadata"));
+	} while (now_ms() < deadline);
+	if (open != ncpu || msize != meta)
+		wait_bounded(pid, 0);	/* kills it */
+	ASSERT_EQ(ncpu, open) TH_LOG("tring-record has %d of %d streams open", open, ncpu);
+	ASSERT_EQ(meta, msize) TH_LOG("metadata copied: %ld of %ld bytes", msize, meta);
 	ASSERT_EQ(0, tu_instance_cmd("destroy rec"));
 	status = wait_bounded(pid, GUARD_MS);
 	ASSERT_NE(-1, status) TH_LOG("tring-record did not exit");
