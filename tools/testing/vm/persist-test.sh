@@ -30,17 +30,8 @@ out=$2
 region=0x30000000:16M
 cmdline='memmap=16M$0x30000000'
 markers=300
-n=0
-fail=0
-ok() {
-	n=$((n + 1))
-	if [ "$1" = 0 ]; then
-		echo "ok $n - $2"
-	else
-		echo "not ok $n - $2"
-		fail=1
-	fi
-}
+. "$top/tools/testing/vm/tap.sh"
+ok() { tap_ok "$1" "- $2"; }
 
 case $series in
 6.*) k=$(guest_kernel "debian-$series") || exit 1 ;;
@@ -261,5 +252,4 @@ for p in $parts; do
 	*) echo "unknown part $p" >&2; exit 2 ;;
 	esac
 done
-echo "1..$n"
-exit $fail
+tap_end
