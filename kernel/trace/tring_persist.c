@@ -144,10 +144,14 @@ static int tring_persist_parse(const char *s, phys_addr_t *phys, u64 *size)
 		*size = memparse(end + 1, &end);
 		if (*end)
 			goto bad;
-		/* memmap=SIZE$PHYS takes it from the kernel: not System RAM. */
-		if (region_intersects(*phys, *size, IORESOURCE_SYSTEM_RAM,
-				      IORES_DESC_NONE) != REGION_DISJOINT) {
-			pr_err("persist=%s: the kernel uses that memory (System RAM): reserve it with memmap=SIZE$PHYS\n",
+		/*
+		 * memmap=SIZE$PHYS makes it a "Reserved" range of the
+		 * memory map: nothing else (System RAM, a device's
+		 * registers) is taken.
+		 */
+		if (region_intersects(*phys, *size, IORESOURCE_MEM,
+				      IORES_DESC_RESERVED) != REGION_INTERSECTS) {
+			pr_err("persist=%s: not memory reserved with memmap=SIZE$PHYS\n",
 			       s);
 			return -EBUSY;
 		}

@@ -71,6 +71,9 @@ EOF
 
 plan_read() {
 	cat <<EOF
+run_step refuse sh -c '! insmod /lib/tring/tring.ko persist=0x20000000:16M &&
+	! insmod /lib/tring/tring.ko persist=0xfee00000:4K &&
+	dmesg | grep "not memory reserved with memmap"'
 run_step load insmod /lib/tring/tring.ko persist=$region
 run_step kept sh -c 'dmesg | grep -E "tring: (last boot|persist)"'
 run_step save tring-record -q --instance last_boot -o /results/last_boot
@@ -126,7 +129,7 @@ round() {
 		"$label: the first boot recorded its markers and went down"
 	boot "$label-after" "$(plan_read)"
 	d=$out/$label-after/results
-	for s in load kept save release live reload unload; do
+	for s in refuse load kept save release live reload unload; do
 		ok "$([ "$(cat "$d/$s.rc" 2>/dev/null)" = 0 ]; echo $?)" "$label: guest step $s"
 	done
 	sed 's/^/# /' "$d/kept.out" 2>/dev/null
