@@ -215,9 +215,7 @@ static const char *tp_check_slots(struct tp_cpu *c, u64 *used)
 	for (i = 0; i < n; i++) {
 		u64 map = c->slots[i].map, phys = TP_PHYS(map);
 
-		if (map & ~(TRING_MAP_PHYS | TRING_MAP_TAKEN |
-			    (~0ULL << TRING_MAP_TAG_SHIFT)) ||
-		    phys >= nr_phys || used[phys / 64] & BIT_ULL(phys % 64))
+		if (phys >= nr_phys || used[phys / 64] & BIT_ULL(phys % 64))
 			return "slots map a sub-buffer twice or none";
 		used[phys / 64] |= BIT_ULL(phys % 64);
 		if (!TP_TAG(map))
