@@ -237,7 +237,7 @@ static long tring_ioc_status(struct tring_stream *st, void __user *uarg)
 	mutex_lock(&st->lock);
 	tring_cpu_counts(tring_stream_cpu(st), &c);
 	mutex_unlock(&st->lock);
-	status.flags = READ_ONCE(st->inst->dead) || st->inst->frozen ?
+	status.flags = READ_ONCE(st->inst->dead) || st->inst->meta ?
 		       TRING_STATUS_DEAD : 0;
 	status.write_pos = c.write_pos;
 	status.read_pos = c.read_pos;
@@ -349,7 +349,7 @@ static __poll_t tring_stream_poll(struct file *file, poll_table *wait)
 	 * Pairs with smp_store_release() in tring_instance_end(): seeing
 	 * the instance dead, we see the deliveries of its final flush.
 	 */
-	if (smp_load_acquire(&st->inst->dead) || st->inst->frozen)
+	if (smp_load_acquire(&st->inst->dead) || st->inst->meta)
 		mask = tring_cpu_readable(cb) ? EPOLLIN | EPOLLRDNORM : EPOLLHUP;
 	else if (tring_cpu_poll_ready(cb))
 		mask = EPOLLIN | EPOLLRDNORM;

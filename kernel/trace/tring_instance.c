@@ -77,7 +77,6 @@ static struct tring_instance *tring_instance_make(struct dentry *dir,
 	INIT_LIST_HEAD(&inst->node);
 	inst->dir = dir;
 	inst->buf = buf;
-	inst->frozen = !!meta;
 	inst->meta = meta;
 	inst->meta_len = meta_len;
 	for_each_possible_cpu(cpu) {

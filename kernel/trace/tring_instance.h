@@ -61,12 +61,11 @@ struct tring_stream {
  *	reports POLLIN while a complete sub-buffer is left and POLLHUP once
  *	none is. Set once under @lock with a release store; read with
  *	acquire by poll(), with READ_ONCE elsewhere.
- * @frozen: nothing will ever be written to @buf (a previous boot's
- *	trace): poll() and TRING_IOC_STATUS answer as for a dead instance,
- *	but it can be opened. Set before the files exist.
  * @meta: the metadata text the instance's metadata file shows instead of
  *	its buffer's (a previous boot's), or NULL; @meta_len bytes. Set
- *	before the files exist, freed with the instance.
+ *	before the files exist, freed with the instance. An instance with
+ *	it is frozen: nothing will ever be written to @buf, so poll() and
+ *	TRING_IOC_STATUS answer as for a dead instance, but it can be opened.
  * @meta_len: bytes of @meta.
  */
 struct tring_instance {
@@ -78,7 +77,6 @@ struct tring_instance {
 	struct list_head node;
 	unsigned int open_streams;
 	bool dead;
-	bool frozen;
 	char *meta;
 	size_t meta_len;
 };
