@@ -43,6 +43,10 @@
 #include <linux/vmalloc.h>
 #include <linux/workqueue.h>
 
+#ifdef CONFIG_X86
+#include <asm/e820/api.h>
+#endif
+
 #include "tring_events.h"
 #include "tring_gen.h"
 #include "tring_instance.h"
@@ -127,6 +131,51 @@ static int tring_reserve_mem(const char *name, phys_addr_t *phys, u64 *size)
 }
 #endif
 
+/*
+ * Is [@phys, @phys + @size) memory memmap=SIZE$PHYS reserved, so nothing
+ * else (System RAM, a device's registers) is taken? memmap= makes it an
+ * E820 "Reserved" range. Kernels with PCI put those in the resource tree
+ * (e820__reserve_resources_late()), where it must be wholly Reserved;
+ * kernels without never do, so there nothing there may claim any of it
+ * and the E820 table must show Reserved and no other type.
+ */
+static bool tring_persist_reserved(phys_addr_t phys, u64 size)
+{
+	int in_tree = region_intersects(phys, size, IORESOURCE_MEM,
+					IORES_DESC_RESERVED);
+#ifdef CONFIG_X86
+	static const enum e820_type other[] = {
+		E820_TYPE_RAM, E820_TYPE_RESERVED_KERN, E820_TYPE_ACPI,
+		E820_TYPE_NVS, E820_TYPE_UNUSABLE, E820_TYPE_PMEM,
+		E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
+	};
+	u64 end = phys + size;
+	unsigned int i;
+#endif
+
+	if (in_tree == REGION_INTERSECTS)
+		return true;
+#ifdef CONFIG_X86
+	/* Nothing in the tree (IORES_DESC_NONE matches any resource). */
+	if (in_tree != REGION_DISJOINT ||
+	    region_intersects(phys, size, IORESOURCE_MEM, IORES_DESC_NONE) !=
+	    REGION_DISJOINT)
+		return false;
+	for (i = 0; i < ARRAY_SIZE(other); i++)
+		if (e820__mapped_any(phys, end, other[i]))
+			return false;
+	/* No hole either: every page is in a Reserved range. */
+	for (; phys < end; phys += PAGE_SIZE) {
+		if (!e820__mapped_any(phys, phys + PAGE_SIZE, E820_TYPE_RESERVED))
+			return false;
+		cond_resched();
+	}
+	return true;
+#else
+	return false;
+#endif
+}
+
 /* Where persist= says the region is; -errno with a message if not usable. */
 static int tring_persist_parse(const char *s, phys_addr_t *phys, u64 *size)
 {
@@ -144,13 +193,7 @@ static int tring_persist_parse(const char *s, phys_addr_t *phys, u64 *size)
 		*size = memparse(end + 1, &end);
 		if (*end)
 			goto bad;
-		/*
-		 * memmap=SIZE$PHYS makes it a "Reserved" range of the
-		 * memory map: nothing else (System RAM, a device's
-		 * registers) is taken.
-		 */
-		if (region_intersects(*phys, *size, IORESOURCE_MEM,
-				      IORES_DESC_RESERVED) != REGION_INTERSECTS) {
+		if (!tring_persist_reserved(*phys, *size)) {
 			pr_err("persist=%s: not memory reserved with memmap=SIZE$PHYS\n",
 			       s);
 			return -EBUSY;
