@@ -203,9 +203,10 @@ for series in $kernels; do
 	echo "== Tracer race: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
 	# How the guest ran: its timings compare within this table only.
 	sed 's/^/guest: /' "$dir/host.info" 2>/dev/null || true
+	[ -z "$(inf memory)" ] || echo "guest: memory $(inf memory)"
 	echo "Sizes: the race's rounds take the workloads at 1, 1.5 and 2 times their size in turn."
 	sed -n 's/^SECTIONS="\(.*\)"$/Parts run on this kernel: \1 (RACE_FULL=1: all)/p' "$dir/results/env"
-	echo "tring $(inf tring); LTTng $(inf lttng | sed 's/^$/-/'); trace-cmd $(inf trace-cmd); perf $(inf perf)"
+	echo "tring $(inf tring); LTTng $(inf lttng | grep . || echo 'not run'); trace-cmd $(inf trace-cmd); perf $(inf perf)"
 	grep '^race - - ' "$f" | sed 's/^race - - \([^ ]*\) unsupported /\1: not run: /' || true
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
@@ -231,7 +232,7 @@ for series in $kernels; do
 			ne=$(nsev "$f" "$w" "$t" | grep -v x | median)
 			ci=$(nsev "$f" "$w" "$t" | grep -v x | ci95)
 			nu=$(nsev "$f" "$w" "$t" | grep -vc x)
-			rel=$(awk -v a="${ne:-0}" -v b="${tne:-0}" -v lo="${tlo:--}" 'BEGIN {
+			rel=$(awk -v a="${ne:-}" -v b="${tne:-0}" -v lo="${tlo:--}" 'BEGIN {
 				if (lo != "-" && lo > 0 && b > 0 && a != "") printf "%.2f", a / b; else print "-" }')
 			# A trace that could not be read counts no event: left out.
 			ev=$(col "$f" "$w" "$t" events | grep -vx 0 | median)
@@ -244,6 +245,10 @@ for series in $kernels; do
 			fi
 			printf '%-13s %-9s %9s %7s %9s %17s %2s %6s %9s %12s %6s %7s\n' "$w" "$t" "$ms" "${sl:--}" "${ne:--}" \
 				"[$(echo "$ci" | tr ' ' ',')]" "${nu:--}" "${rel:--}" "${ev:--}" "${lr:--}/${lt:--}" "${bpe:--}" "$rc"
+			# Say so where no round's trace could be counted.
+			[ "$t" = none ] || [ -n "$ev" ] || echo "  ^ $t: no round's trace of $w could be read back; written:" \
+				"$(col "$f" "$w" "$t" bytes | awk '{ printf "%s%.0f", (NR > 1 ? "," : ""), $1 / 1048576 }') MiB per round" \
+				"(the guest: $(inf memory | grep . || echo '1 GiB, its tmpfs half')); left out"
 			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null},\"ns_per_event_ci95\":[$(echo "$ci" | sed 's/-/null/g; s/ /,/')],\"rounds_used\":${nu:-null},\"over_tring\":$(echo "${rel:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":$(echo "${bpe:--}" | sed 's/^-$/null/'),\"recorder_cpu_ms\":${rc:-null}}")
 		done
 	done
@@ -335,7 +340,7 @@ for series in $kernels; do
 			ms=$(kcol gen syscall-1cpu $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
 			sl=$(kslow gen syscall-1cpu $t | awk '{ print $2 }' | median)
 			ne=$([ $t = none ] || gen_ns $t)
-			rel=$(awk -v a="${ne:-0}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
+			rel=$(awk -v a="${ne:-}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
 			printf '%-14s %9s %7s %9s %9s %9s %8s\n' $t "$ms" "${sl:--}" "$(kcol gen syscall-1cpu $t events | median)" \
 				"$(kcol gen syscall-1cpu $t lost | tr '\n' ',' | sed 's/,$//')" "${ne:--}" "$rel"
 			[ -z "$json" ] || json_rows+=("{\"generic\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null}}")
@@ -371,7 +376,7 @@ for series in $kernels; do
 			*) base=$t ;;
 			esac
 			rec=$([ $t = none ] || sel_ns "$base")
-			rel=$(awk -v a="${ne:-0}" -v b="${rec:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
+			rel=$(awk -v a="${ne:-}" -v b="${rec:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
 			printf '%-18s %9s %9s %9s %7s\n' $t "$ms" "$(kcol sel syscall-1cpu $t events | median)" "${ne:--}" "$rel"
 			[ -z "$json" ] || json_rows+=("{\"choose\":\"$t\",\"ms\":${ms:-null},\"ns_per_event\":${ne:-null},\"over_recorded\":$(echo "$rel" | sed 's/^-$/null/')}")
 		done
@@ -390,8 +395,12 @@ for series in $kernels; do
 		done
 		hs=$(kslow hb hackbench tring-storm | awk '{ print $2 }' | median)
 		ha=$(kslow hb hackbench tring-all | awk '{ print $2 }' | median)
-		hr=$(awk -v a="${hs:-0}" -v b="${ha:-0}" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "-" }')
-		echo "slowdown with -p over slowdown with all: ${hr}x"
+		# No ratio of a slowdown within noise of zero (or below it).
+		hr=$(awk -v a="${hs:-0}" -v b="${ha:-0}" 'BEGIN {
+			if (b <= 0) print "-"
+			else if (a <= 0) printf "0 (no slowdown measured with -p: %s%%)", a
+			else printf "%.2fx", a / b }')
+		echo "slowdown with -p over slowdown with all: ${hr}"
 		[ -z "$json" ] || json_rows+=("{\"busy_machine\":\"hackbench\",\"slowdown_all_pct\":${ha:-null},\"slowdown_track_pct\":${hs:-null}}")
 	fi
 
