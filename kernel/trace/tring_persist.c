@@ -156,6 +156,8 @@ static bool tring_persist_reserved(phys_addr_t phys, u64 size)
 	if (in_tree == REGION_INTERSECTS)
 		return true;
 #ifdef CONFIG_X86
+	if (!size || end <= phys)	/* empty, or past the address space */
+		return false;
 	/* Nothing in the tree (IORES_DESC_NONE matches any resource). */
 	if (in_tree != REGION_DISJOINT ||
 	    region_intersects(phys, size, IORESOURCE_MEM, IORES_DESC_NONE) !=
