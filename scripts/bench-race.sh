@@ -247,8 +247,8 @@ for series in $kernels; do
 				"[$(echo "$ci" | tr ' ' ',')]" "${nu:--}" "${rel:--}" "${ev:--}" "${lr:--}/${lt:--}" "${bpe:--}" "$rc"
 			# Say so where no round's trace could be counted.
 			[ "$t" = none ] || [ -n "$ev" ] || echo "  ^ $t: no round's trace of $w could be read back; written:" \
-				"$(col "$f" "$w" "$t" bytes | awk '{ printf "%s%.0f", (NR > 1 ? "," : ""), $1 / 1048576 }') MiB per round" \
-				"(the guest: $(inf memory | grep . || echo '1 GiB, its tmpfs half')); left out"
+				"$(col "$f" "$w" "$t" bytes | awk '{ printf "%s%.0f", (NR > 1 ? "," : ""), $1 / 1048576 }') MiB per round;" \
+				"left out"
 			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null},\"ns_per_event_ci95\":[$(echo "$ci" | sed 's/-/null/g; s/ /,/')],\"rounds_used\":${nu:-null},\"over_tring\":$(echo "${rel:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":$(echo "${bpe:--}" | sed 's/^-$/null/'),\"recorder_cpu_ms\":${rc:-null}}")
 		done
 	done
@@ -340,7 +340,7 @@ for series in $kernels; do
 			ms=$(kcol gen syscall-1cpu $t ns | median | awk '{ printf "%.1f", $1 / 1e6 }')
 			sl=$(kslow gen syscall-1cpu $t | awk '{ print $2 }' | median)
 			ne=$([ $t = none ] || gen_ns $t)
-			rel=$(awk -v a="${ne:-}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
+			rel=$(awk -v a="${ne:-0}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
 			printf '%-14s %9s %7s %9s %9s %9s %8s\n' $t "$ms" "${sl:--}" "$(kcol gen syscall-1cpu $t events | median)" \
 				"$(kcol gen syscall-1cpu $t lost | tr '\n' ',' | sed 's/,$//')" "${ne:--}" "$rel"
 			[ -z "$json" ] || json_rows+=("{\"generic\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null}}")
@@ -376,7 +376,7 @@ for series in $kernels; do
 			*) base=$t ;;
 			esac
 			rec=$([ $t = none ] || sel_ns "$base")
-			rel=$(awk -v a="${ne:-}" -v b="${rec:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
+			rel=$(awk -v a="${ne:-0}" -v b="${rec:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
 			printf '%-18s %9s %9s %9s %7s\n' $t "$ms" "$(kcol sel syscall-1cpu $t events | median)" "${ne:--}" "$rel"
 			[ -z "$json" ] || json_rows+=("{\"choose\":\"$t\",\"ms\":${ms:-null},\"ns_per_event\":${ne:-null},\"over_recorded\":$(echo "$rel" | sed 's/^-$/null/')}")
 		done

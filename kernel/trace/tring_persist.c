@@ -131,51 +131,54 @@ static int tring_reserve_mem(const char *name, phys_addr_t *phys, u64 *size)
 }
 #endif
 
-/*
- * Is [@phys, @phys + @size) memory memmap=SIZE$PHYS reserved, so nothing
- * else (System RAM, a device's registers) is taken? memmap= makes it an
- * E820 "Reserved" range. Kernels with PCI put those in the resource tree
- * (e820__reserve_resources_late()), where it must be wholly Reserved;
- * kernels without never do, so there nothing there may claim any of it
- * and the E820 table must show Reserved and no other type.
- */
-static bool tring_persist_reserved(phys_addr_t phys, u64 size)
-{
-	int in_tree = region_intersects(phys, size, IORESOURCE_MEM,
-					IORES_DESC_RESERVED);
 #ifdef CONFIG_X86
+/* Does the E820 table show every page of [@start, @end) Reserved, no other type? */
+static bool tring_e820_reserved(u64 start, u64 end)
+{
 	static const enum e820_type other[] = {
 		E820_TYPE_RAM, E820_TYPE_RESERVED_KERN, E820_TYPE_ACPI,
 		E820_TYPE_NVS, E820_TYPE_UNUSABLE, E820_TYPE_PMEM,
 		E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
 	};
-	u64 end = phys + size;
 	unsigned int i;
-#endif
 
-	if (in_tree == REGION_INTERSECTS)
-		return true;
-#ifdef CONFIG_X86
-	if (!size || end <= phys)	/* empty, or past the address space */
-		return false;
-	/* Nothing in the tree (IORES_DESC_NONE matches any resource). */
-	if (in_tree != REGION_DISJOINT ||
-	    region_intersects(phys, size, IORESOURCE_MEM, IORES_DESC_NONE) !=
-	    REGION_DISJOINT)
-		return false;
 	for (i = 0; i < ARRAY_SIZE(other); i++)
-		if (e820__mapped_any(phys, end, other[i]))
+		if (e820__mapped_any(start, end, other[i]))
 			return false;
-	/* No hole either: every page is in a Reserved range. */
-	for (; phys < end; phys += PAGE_SIZE) {
-		if (!e820__mapped_any(phys, phys + PAGE_SIZE, E820_TYPE_RESERVED))
+	/* No hole either. */
+	for (; start < end; start += PAGE_SIZE) {
+		if (!e820__mapped_any(start, start + PAGE_SIZE, E820_TYPE_RESERVED))
 			return false;
 		cond_resched();
 	}
 	return true;
+}
 #else
+static bool tring_e820_reserved(u64 start, u64 end)
+{
 	return false;
+}
 #endif
+
+/*
+ * Is [@phys, @phys + @size) memory memmap=SIZE$PHYS reserved, so nothing
+ * else (System RAM, a device's registers) is taken? memmap= makes it an
+ * E820 "Reserved" range. Kernels with PCI put those in the resource tree
+ * (e820__reserve_resources_late()), where it must be wholly Reserved;
+ * kernels without never do, so there nothing in the tree may claim any
+ * of it (IORES_DESC_NONE matches every resource) and the E820 table must
+ * show it Reserved.
+ */
+static bool tring_persist_reserved(phys_addr_t phys, u64 size)
+{
+	if (!size || phys + size <= phys)	/* empty, or past the end */
+		return false;
+	if (region_intersects(phys, size, IORESOURCE_MEM,
+			      IORES_DESC_RESERVED) == REGION_INTERSECTS)
+		return true;
+	return region_intersects(phys, size, IORESOURCE_MEM,
+				 IORES_DESC_NONE) == REGION_DISJOINT &&
+	       tring_e820_reserved(phys, phys + size);
 }
 
 /* Where persist= says the region is; -errno with a message if not usable. */
