@@ -13,7 +13,7 @@
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, RATE_ROUNDS, BUFKB,
 # SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
 # EXACT, SECTIONS (all parts; the race alone when WORKLOADS is set),
-# TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB, TRING_OPTS (see
+# TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB, TRING_OPTS, TRING_WRAP (see
 # tools/testing/vm/userland/bench-race.sh); RACE_TIMEOUT (s, default 3600);
 # RACE_FULL=1 runs every part on every kernel (by default kernels other
 # than 6.1 run the race's syscall and ping-pong storms and the latency);
@@ -173,7 +173,7 @@ for series in $kernels; do
 		echo "MODDIR=$(guest_moddir "$kdir")"
 		echo "TOOLS=$B/tools"
 		echo "BENCHTOOLS=$B/bench-tools"
-		for v in ROUNDS RATE_ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS; do
+		for v in ROUNDS RATE_ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS TRING_WRAP; do
 			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 		done
 	} >"$dir/results/env"

@@ -165,6 +165,12 @@ static const char usage_head[] =
 "	-w, --watermark N\n"
 "		Wake up once N sub-buffers of a CPU are complete (default:\n"
 "		the kernel's, an eighth of the ring, at least 1).\n"
+"	--nice N\n"
+"		Record at nice value N, -20 to 19 (default -10, or the\n"
+"		one tring-record was started with if that is lower): a\n"
+"		reader that many busy tasks keep from its CPU loses\n"
+"		events. A COMMAND runs at the value tring-record was\n"
+"		started with.\n"
 "	--instance NAME\n"
 "		Record the buffer instances/NAME instead of the default one\n"
 "		(no statedump: the kernel writes it into the default buffer\n"
@@ -191,7 +197,7 @@ static const char usage_head[] =
 "		copy of the buffer's CTF metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
-"		clock, cpus recorded, cpus_without_ring: never online\n"
+"		clock, nice, cpus recorded, cpus_without_ring: never online\n"
 "		while recording...), what it cost (duration_ns, user_ns,\n"
 "		sys_ns, syscalls), with a COMMAND its command_pid and\n"
 "		command_exit_status, how it ended (exit_status and):\n";
@@ -254,6 +260,7 @@ enum {
 	OPT_SESSION,
 	OPT_LIVE,
 	OPT_SUMMARY,
+	OPT_NICE,
 };
 
 static const struct option long_options[] = {
@@ -278,6 +285,7 @@ static const struct option long_options[] = {
 	{ "session",	 required_argument, NULL, OPT_SESSION },
 	{ "live",	 optional_argument, NULL, OPT_LIVE },
 	{ "summary",	 required_argument, NULL, OPT_SUMMARY },
+	{ "nice",	 required_argument, NULL, OPT_NICE },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -348,6 +356,21 @@ static int bad_value(const char *opt, const char *val, const char *why)
 {
 	fprintf(stderr, "tring-record: invalid %s '%s': %s\n", opt, val, why);
 	return TR_EXIT_USAGE;
+}
+
+/* parse_long() cannot: -1 is a nice value. */
+static int parse_nice(struct tr_opts *o, const char *arg)
+{
+	char *end;
+	long v;
+
+	errno = 0;
+	v = strtol(arg, &end, 10);
+	if (errno || end == arg || *end || v < -20 || v > 19)
+		return bad_value("nice value", arg, "expected -20 to 19");
+	o->nice = (int)v;
+	o->nice_given = true;
+	return 0;
 }
 
 static int parse_duration(struct tr_opts *o, const char *s)
@@ -513,6 +536,8 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 	case OPT_NO_STATEDUMP:
 		o->no_statedump = true;
 		return 0;
+	case OPT_NICE:
+		return parse_nice(o, arg);
 	case 'q':
 		o->quiet = true;
 		return 0;

@@ -108,8 +108,10 @@ static int setup(struct tr_rec *r)
 	int ret;
 
 	ret = tr_check_environment(r);
-	if (!ret)
+	if (!ret) {
+		tr_set_priority(r);
 		ret = tr_prepare_output(r);
+	}
 	if (!ret)
 		ret = tr_apply_knobs(r);
 	/* Before -e starts the events: none of an untracked process. */

@@ -36,6 +36,11 @@
 #define TR_LIVE_META_NS		(2ULL * 1000000000ULL)
 /* Give up draining a CPU whose flushed packet stays incomplete this long. */
 #define TR_DRAIN_TIMEOUT_NS	(2ULL * 1000000000ULL)
+/*
+ * The recorder's nice value by default: a workload of many runnable
+ * tasks in its scheduling group must not keep it from the rings.
+ */
+#define TR_NICE			(-10)
 
 /* Exit statuses (documented in the usage text); see derive_exit_status(). */
 enum {
@@ -90,6 +95,8 @@ struct tr_opts {
 	int overwrite;
 	const char *clock;		/* NULL: leave alone */
 	unsigned long watermark;	/* 0: kernel default */
+	int nice;			/* --nice, while recording */
+	bool nice_given;		/* else TR_NICE unless already lower */
 	bool cpus_given;
 	unsigned char cpus[TR_MAX_CPUS / 8];	/* bitmap from --cpus */
 	const char *instance;
@@ -201,6 +208,9 @@ struct tr_ops {
 	int (*flush_ts)(struct tr_cpu *c, bool empty, uint64_t *pos,
 			uint64_t *ts);
 	int (*set_watermark)(struct tr_cpu *c, uint32_t wm);
+	/* The calling thread's nice value: read it, or set it (-errno). */
+	int (*get_nice)(int *nice);
+	int (*set_nice)(int nice);
 	/*
 	 * Sleep until one of @set is readable, @timeout_ms passes (-1: no
 	 * limit) or a signal arrives; set ->readable, and ->hup when the
@@ -239,6 +249,9 @@ struct tr_rec {
 	bool tracking_changed;		/* written: restore at exit */
 	pid_t child;			/* COMMAND, or 0 */
 	int child_go;			/* write end of its go pipe, or -1 */
+	int old_nice;			/* the nice value tring-record had */
+	int nice;			/* the one it records with */
+	bool reniced;			/* set to opt.nice: COMMAND takes old_nice */
 	bool child_started;		/* it was let exec */
 	bool child_reaped;
 	int child_status;		/* from waitpid() */
@@ -308,6 +321,7 @@ void tr_iov_advance(struct iovec **iov, int *cnt, size_t n);
 /* setup.c: environment, knobs, streams */
 int tr_check_environment(struct tr_rec *r);
 int tr_apply_knobs(struct tr_rec *r);
+void tr_set_priority(struct tr_rec *r);
 int tr_open_streams(struct tr_rec *r);
 void tr_open_late(struct tr_rec *r);
 const struct tr_cpu *tr_first_open(const struct tr_rec *r);

@@ -126,6 +126,34 @@ int tr_apply_knobs(struct tr_rec *r)
 	return ret;
 }
 
+/**
+ * tr_set_priority - give the recorder its nice value for recording
+ * @r: the recorder, root already (lowering a nice value needs it).
+ *
+ * --nice N sets N; by default TR_NICE, unless tring-record was started
+ * with a lower value already. Failing is only a warning: the recording
+ * works, and a reader kept from its CPU counts what it lost.
+ */
+void tr_set_priority(struct tr_rec *r)
+{
+	int want = r->opt.nice_given ? r->opt.nice : TR_NICE;
+	int ret;
+
+	ret = r->ops->get_nice(&r->old_nice);
+	r->nice = r->old_nice;
+	if (!ret && !r->opt.nice_given && r->old_nice <= want)
+		return;
+	if (!ret)
+		ret = r->ops->set_nice(want);
+	if (ret) {
+		tr_warn("cannot set the nice value %d: %s; under load the reader may fall behind and lose events",
+			want, strerror(-ret));
+		return;
+	}
+	r->nice = want;
+	r->reniced = true;
+}
+
 /* CPUs with a per_cpu/cpuN directory, into @avail. */
 static int list_cpus(struct tr_rec *r, unsigned char *avail)
 {

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/vfs.h>
 #include <time.h>
 #include <unistd.h>
@@ -209,6 +210,19 @@ static int real_set_watermark(struct tr_cpu *c, uint32_t wm)
 	return xioctl(c->fd, TRING_IOC_WATERMARK, &w);
 }
 
+/* PRIO_PROCESS 0 is the calling thread on Linux: the recorder's one. */
+static int real_get_nice(int *nice)
+{
+	errno = 0;
+	*nice = getpriority(PRIO_PROCESS, 0);
+	return *nice == -1 && errno ? -errno : 0;
+}
+
+static int real_set_nice(int nice)
+{
+	return setpriority(PRIO_PROCESS, 0, nice) ? -errno : 0;
+}
+
 /*
  * ppoll() with the stop signals unblocked only while asleep: a signal
  * that came in since the last check ends the sleep at once.
@@ -274,6 +288,8 @@ const struct tr_ops tr_real_ops = {
 	.flush		= real_flush,
 	.flush_ts	= real_flush_ts,
 	.set_watermark	= real_set_watermark,
+	.get_nice	= real_get_nice,
+	.set_nice	= real_set_nice,
 	.wait		= real_wait,
 	.writev		= real_writev,
 	.syscalls	= real_syscalls,

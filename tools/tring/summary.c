@@ -263,6 +263,7 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 	fprintf(f, "clock=%s\n", i->clock == TRING_CLOCK_MONO ? "mono" :
 		i->clock == TRING_CLOCK_LOCAL ? "local" : "unknown");
 	fprintf(f, "watermark=%u\n", i->watermark);
+	fprintf(f, "nice=%d\n", r->nice);
 	fprintf(f, "cpus=");
 	for (k = 0, n = 0; k < r->ncpus; k++)
 		if (!r->cpus[k].absent)

@@ -454,6 +454,21 @@ static int fake_set_watermark(struct tr_cpu *c, uint32_t wm)
 	return 0;
 }
 
+static int fake_get_nice(int *nice)
+{
+	*nice = fk.nice;
+	return 0;
+}
+
+static int fake_set_nice(int nice)
+{
+	if (fk.nice_err)
+		return -fk.nice_err;
+	fk.nice = nice;
+	logev("nice %d\n", nice);
+	return 0;
+}
+
 static bool fake_readable(struct fake_ring *f)
 {
 	uint64_t need = f->watermark;
@@ -598,6 +613,8 @@ const struct tr_ops fake_ops = {
 	.flush		= fake_flush,
 	.flush_ts	= fake_flush_ts,
 	.set_watermark	= fake_set_watermark,
+	.get_nice	= fake_get_nice,
+	.set_nice	= fake_set_nice,
 	.wait		= fake_wait,
 	.writev		= fake_writev,
 };

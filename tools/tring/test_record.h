@@ -71,6 +71,8 @@ struct fake {
 	bool signal_at_open;		/* SIGINT while opening the streams */
 	bool no_log;
 	bool no_empty;			/* flush_ts() refuses empty packets */
+	int nice;			/* the recorder's nice value */
+	int nice_err;			/* set_nice() fails with this errno */
 	unsigned int live_flushes;
 	/* writev */
 	struct wlog wlog[WLOG_MAX];
@@ -80,7 +82,10 @@ struct fake {
 	unsigned int eintr_every;
 	bool budget_on;
 	size_t budget;
-	/* "knob x=y", "open N", "wm N V", "statedump", "get N" (first) */
+	/*
+	 * "knob x=y", "open N", "wm N V", "nice N", "statedump", "get N"
+	 * (first)
+	 */
 	char events[8192];
 	char err[1 << 16];		/* captured stderr */
 	size_t mem_a, mem_b;

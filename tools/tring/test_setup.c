@@ -37,6 +37,32 @@ static void test_knobs(void)
 	CHECK(err_has("the kernel uses 7"));
 }
 
+static void test_nice(void)
+{
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_stop;
+	CHECK(record("") == 0);
+	CHECK(strstr(fk.events, "nice -10\n") && (int64_t)sum("nice") == -10);
+	/* Started with a lower value already: left alone. */
+	fk.nice = -15;
+	fk.events[0] = '\0';
+	CHECK(record("--force") == 0);
+	CHECK(!strstr(fk.events, "nice ") && (int64_t)sum("nice") == -15);
+	/* --nice sets its value, a higher one too. */
+	CHECK(record("--force --nice 5") == 0);
+	CHECK(strstr(fk.events, "nice 5\n") && sum("nice") == 5);
+	CHECK(record("--force --nice -1") == 0 && (int64_t)sum("nice") == -1);
+	/* Refused: a warning, and the recording goes on. */
+	fk.nice = 0;
+	fk.nice_err = EACCES;
+	CHECK(record("--force") == 0);
+	CHECK(err_has("cannot set the nice value -10: Permission denied"));
+	CHECK(sum("nice") == 0);
+	CHECK(record("--force --nice 20") == TR_EXIT_USAGE);
+	CHECK(err_has("invalid nice value '20': expected -20 to 19"));
+	CHECK(record("--force --nice x") == TR_EXIT_USAGE);
+}
+
 static void test_knob_busy(void)
 {
 	fake_setup(1, 4096, 8, false);
@@ -302,6 +328,7 @@ static void test_help_lists_summary(void)
 const struct test setup_tests[] = {
 	{ "knobs", test_knobs },
 	{ "knob_busy", test_knob_busy },
+	{ "nice", test_nice },
 	{ "environment", test_environment },
 	{ "instance", test_instance },
 	{ "cpu_list", test_cpu_list },

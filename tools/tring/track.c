@@ -54,6 +54,9 @@ static void run_command(struct tr_rec *r, int go)
 	/* No go: tring-record failed to start recording, or died. */
 	if (n != 1)
 		_exit(TR_EXIT_COMMAND_FAILED);
+	/* Raising a nice value needs no privilege: this cannot fail. */
+	if (r->reniced)
+		r->ops->set_nice(r->old_nice);
 	execvp(r->opt.command[0], r->opt.command);
 	tr_err("cannot run %s: %s", r->opt.command[0], strerror(errno));
 	_exit(errno == ENOENT ? TR_EXIT_COMMAND_NOT_FOUND :

@@ -212,6 +212,23 @@ tring-record -q --no-statedump -o /tmp/track-x -f --bad-option -- true 2>/dev/nu
 rc=$?
 [ $rc = 125 ]
 tap_ok $? "record: a bad option with a COMMAND: exit status $rc (want 125)"
+
+# The recorder's nice value while recording (the COMMAND's parent), and
+# the COMMAND's own: the one tring-record was started with.
+mine=$(cut -d' ' -f19 /proc/$$/stat)
+for n in "" 3; do
+	want="${n:--10} $mine"
+	[ "$mine" -le -10 ] && [ -z "$n" ] && want="$mine $mine"
+	# shellcheck disable=SC2016
+	tring-record -q --no-statedump -o /tmp/track-x -f ${n:+--nice $n} -- \
+		sh -c 'echo $(cut -d" " -f19 /proc/$PPID/stat) $(cut -d" " -f19 /proc/$$/stat)' \
+		>/tmp/track.nice
+	rc=$?
+	got=$(cat /tmp/track.nice)
+	[ $rc = 0 ] && [ "$got" = "$want" ] &&
+		grep -qx "nice=${want% *}" /tmp/track-x/.tring-record.summary
+	tap_ok $? "record: ${n:+--nice $n: }recorder and COMMAND at nice '$got' (want '$want')"
+done
 rm -rf /tmp/track-x
 
 tap_end

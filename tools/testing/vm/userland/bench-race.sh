@@ -16,7 +16,8 @@
 # HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
 # (1, the default: read every trace back, every round, and count the
 # events there; 0: the first round's only, for quick experiments),
-# TRING_OPTS (more tring-record options, for experiments), and may
+# TRING_OPTS (more tring-record options, for experiments), TRING_WRAP
+# (a command the race's tring-record runs under, e.g. setsid), and may
 # narrow TRACERS and WORKLOADS (the smoke run) and SECTIONS (which parts
 # run: race lat gen rate sel hb alone; all by default, the race alone
 # when WORKLOADS is given).
@@ -315,10 +316,11 @@ run_tring() {
 	local e pid s tr
 	rm -rf $O
 	mkdir -p $O
-	# TRING_OPTS: more tring-record options, for experiments; TRING_DEST
-	# where the trace goes (run_tring_net).
+	# TRING_OPTS: more tring-record options, TRING_WRAP a command to run
+	# it under, for experiments; TRING_DEST where the trace goes
+	# (run_tring_net).
 	# shellcheck disable=SC2086
-	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS \
+	$TRING_WRAP tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS \
 		${TRING_DEST:--o $O} --summary $O/.tring-record.summary &
 	pid=$!
 	sleep 1
