@@ -44,12 +44,14 @@ workloads0=${WORKLOADS:-}
 make -C "$top" -s tools >/dev/null
 make -C "$top/tools/testing/bench" -s >/dev/null
 
-# The median; of an even count, the mean of the middle two.
+# The median; of an even count, the mean of the middle two (all its
+# digits: awk would print a computed 1385484.5 as 1.38548e+06, which
+# sort -n then takes for 1.38548).
 median() {
-	sort -n | awk '{ a[NR] = $1 } END {
+	sort -g | awk '{ a[NR] = $1 } END {
 		if (!NR) print ""
 		else if (NR % 2) print a[(NR + 1) / 2]
-		else print (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+		else printf "%.15g\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
 }
 
 # ci95 [DECIMALS]: "LOW HIGH", the 95% interval of the median of the
@@ -439,7 +441,7 @@ for series in $kernels; do
 				! kcol rate "$rate" "$t" trace_lost | grep -qvE '^(0|-)$' || continue
 				paste <(kcol rate "$rate" "$t" calls) <(kcol rate "$rate" "$t" ns) |
 					awk '$2 > 0 { printf "%.0f\n", 2 * $1 / ($2 / 1e9) }' | median
-			done | sort -n | tail -n 1)
+			done | sort -g | tail -n 1)
 			printf ' %22s' "${best:-none} ev/s"
 			[ -z "$json" ] || json_rows+=("{\"no_loss_to\":\"$t\",\"events_per_s\":${best:-null}}")
 		done

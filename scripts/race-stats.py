@@ -9,7 +9,10 @@ usage: race-stats.py ci95 [SCALE]   values on stdin, one a line: the 95%
                                     SCALE: decimals (1)
        race-stats.py slope          "X Y" pairs on stdin: the least-squares
                                     slope of Y over X ("-" when the X do not
-                                    spread over 10% or are fewer than 2)
+                                    spread over 10% or are fewer than 2, and
+                                    when it is not above 0: output that does
+                                    not grow with the events counted in it
+                                    means a count or a file is short)
        race-stats.py chart SVG TITLE
                                     rows on stdin, "WORKLOAD|TRACER|V V ...|
                                     MEDIAN|LO HI": per workload, each tracer's
@@ -54,7 +57,7 @@ def slope():
         print('-')
         return
     k, _ = np.polyfit(xy[:, 0], xy[:, 1], 1)
-    print('%.1f' % k)
+    print('%.1f' % k if k > 0 else '-')
 
 
 def chart(svg, title):
