@@ -57,6 +57,11 @@ start=$(date +%s)
 
 say() { echo "check: $*"; }
 
+# mark PART: PART starts now (the summary prints each part's seconds, up to
+# the next mark).
+mark() { echo "$1 $(date +%s)" >>"$OUT/marks"; }
+mark setup
+
 # want PART: is PART selected by TRING_CHECK_ONLY (everything when unset)?
 want() {
 	[ -z "${TRING_CHECK_ONLY:-}" ] && return 0
@@ -198,6 +203,7 @@ wait_kernel() {
 
 	dir=$("$VM/build-debug-kernel.sh" --path "$VM/${k%-6.1}.config")
 	if [ -n "$KBUILD_PID" ] && [ ! -f "$dir/.tring-done" ]; then
+		mark "wait-$k"
 		say "waiting for the $k kernel to build"
 		while kill -0 "$KBUILD_PID" 2>/dev/null && [ ! -f "$dir/.tring-done" ]; do
 			sleep 2
@@ -219,6 +225,7 @@ wait_kernel() {
 # --- 2. static checks ------------------------------------------------------
 static_checks() {
 	local f k
+	mark static
 	say "static checks"
 	CHECKPATCH=$B/linux-source-6.1/scripts/checkpatch.pl
 	KDOC=/usr/lib/linux-kbuild-6.1/scripts/kernel-doc
@@ -246,15 +253,18 @@ want static && static_checks
 
 # --- 3. user-space twin, 4. tools --------------------------------------------
 if want twin; then
+	mark twin
 	say "user-space twin of the core (unit, stress, ASan+UBSan, TSan)"
 	tap_run twin twin make -C "$top" -s twin-test
 fi
 if want tools; then
+	mark tools
 	say "tools"
 	tap_run tools tools make -C "$top/tools/tring" -s O="$B/tools" test
 fi
 
 # --- 5. the tests built, 6. the Debian kernels -------------------------------
+mark build
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
 SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null) $top/tools/testing/selftests/tring/tring_trace_test.sh $top/tools/testing/selftests/tring/tring_generic_test.sh $top/tools/testing/selftests/tring/tring_generic_life_test.sh $top/tools/testing/selftests/tring/tring_select_test.sh $top/tools/testing/selftests/tring/tring_track_test.sh $top/tools/testing/selftests/tring/tring_filter_test.sh"
@@ -278,6 +288,7 @@ run_kernel() {
 	local name=$1 k image kdir plan=$3 dir=$OUT/guest-$1 rc t0=$(date +%s)
 	local timeout_s=${5:-$GUEST_TIMEOUT}
 
+	mark "$name"
 	if ! k=$(guest_kernel "$2" 2>"$OUT/logs/kernel-$name.log"); then
 		tap "$name" fail "no $2 kernel: $(cat "$OUT/logs/kernel-$name.log")"
 		return
@@ -332,6 +343,7 @@ want debian-6.12-mt && TRING_VM_ACCEL=tcg run_kernel debian-6.12-mt \
 # peers' smoke tests (LTTng on 6.1 only, trace-cmd, perf); make uninstall
 # must leave nothing. TAP: tools/testing/vm/userland/test-userland.sh.
 if want userland; then
+	mark userland
 	say "userland: make install, guests with the host's userland, peers, make uninstall"
 	tap_run userland userland "$VM/userland/test-userland.sh" "$OUT/userland"
 fi
@@ -343,6 +355,7 @@ fi
 # whole a 1200 s one; about 2 minutes each here).
 for s in 6.1 6.12; do
 	if want "persist-$s"; then
+		mark "persist-$s"
 		say "persist-$s: crash and reboot with persist=, the trace read back (Debian $s)"
 		tap_run persist "persist-$s" timeout 1200 "$VM/persist-test.sh" "$s" "$OUT/persist-$s"
 	fi
@@ -350,6 +363,7 @@ done
 
 # --- 8. race: make bench's tracer race, tiny counts --------------------------
 if want race; then
+	mark race
 	say "race: the tracer race of make bench, tiny counts (Debian 6.1)"
 	tap_run race race "$VM/userland/race-smoke.sh" "$OUT/race"
 fi
@@ -368,7 +382,8 @@ if echo "$KWANTED" | grep -qw kasan-6.1 && wait_kernel kasan-6.1; then
 	want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
 		kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 2))
 	# The damaged regions again, under KASAN.
-	want persist-kasan-6.1 && say "persist-kasan-6.1: damaged regions read under KASAN" &&
+	want persist-kasan-6.1 && mark persist-kasan-6.1 &&
+		say "persist-kasan-6.1: damaged regions read under KASAN" &&
 		tap_run persist persist-kasan-6.1 timeout 1500 "$VM/persist-test.sh" \
 			kasan-6.1 "$OUT/persist-kasan-6.1" damaged
 fi
@@ -394,6 +409,7 @@ harness_catches_warn() {
 	[ "$rc" = 2 ] && grep -q 'tring_test_mod\.c' "$dir/splats.txt"
 }
 if want harness; then
+	mark harness
 	say "harness: a planted WARN must fail a guest run; the splat filter's test"
 	one harness planted-warn-detected harness_catches_warn
 	tap_run harness splat-test "$VM/splat_test.sh" "$KDEBUG/System.map"
@@ -431,6 +447,12 @@ done
 P=$(count passed "$TAP"/*.tap)
 F=$(count failed "$TAP"/*.tap)
 S=$(count skipped "$TAP"/*.tap)
+# The failures again, and each part's time, where a log's tail shows them.
+awk 'FNR == 1 { s = FILENAME; sub(/.*\//, "", s); sub(/\.tap$/, "", s) }
+	/^not ok / { print "failed: " s ": " $0 }' "$TAP"/*.tap | head -n 20
+mark end
+awk '{ if (NR > 1) printf "%s%s %ds", (NR > 2 ? ", " : "seconds: "), p, $2 - t; p = $1; t = $2 }
+	END { print "" }' "$OUT/marks"
 echo "QEMU $QEMU (TCG); results: build/check/results.ktap"
 echo "time: $(($(date +%s) - start))s"
 echo "$P passed, $F failed, $S skipped"
