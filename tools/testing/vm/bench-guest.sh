@@ -176,7 +176,10 @@ sustain_tring() {
 	rm -rf /tmp/rec
 	taskset 2 tring-record -q -o /tmp/rec -c 0 "$@" --no-statedump &
 	pid=$!
-	sleep 0.5
+	# Recording (its metadata is made once its streams are open).
+	while [ ! -f /tmp/rec/kernel/metadata ] && kill -0 $pid 2>/dev/null; do
+		sleep 0.1
+	done
 	echo "tring $(fill_args "$rate")" >$B/fill
 	fill=$(cat $B/fill)
 	kill -INT $pid

@@ -5,6 +5,8 @@
 #   tap_ok STATUS DESCRIPTION   "ok N DESCRIPTION" if STATUS is 0,
 #                               "not ok N DESCRIPTION" otherwise
 #   tap_end                     the plan ("1..N"); fails if a test failed
+#   recording DIR PID           wait until the tring-record PID records
+#                               into DIR; fails if it exited first
 
 tap_n=0
 tap_failed=0
@@ -22,4 +24,16 @@ tap_ok() {
 tap_end() {
 	echo "1..$tap_n"
 	[ "$tap_failed" = 0 ]
+}
+
+# DIR/kernel/metadata is made once tring-record's streams are open, after
+# its SIGINT handler is in place: a background job of a script starts
+# with SIGINT ignored, so a Ctrl-C sent sooner would be lost, and events
+# written sooner may precede the recording (its statedump still follows:
+# --no-statedump where a count must not see it).
+recording() {
+	while [ ! -f "$1/kernel/metadata" ]; do
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
 }

@@ -233,9 +233,7 @@ tap_ok $? "fuzz: 1000 filters on sys_openat written while $ncpu CPUs open files:
 tring-record -q --no-statedump -e sys_openat --filter 'filename ~ "/tmp/selsys*"' \
 	-o $OUT/filter-sys &
 rec=$!
-while [ ! -f $OUT/filter-sys/kernel/metadata ] && kill -0 $rec 2>/dev/null; do
-	sleep 0.1
-done
+recording $OUT/filter-sys $rec
 for i in 1 2 3; do : >/tmp/selsys$i; cat /tmp/flt_none 2>/dev/null; done
 rm -f /tmp/selsys*
 kill -INT $rec

@@ -42,6 +42,11 @@ written() {
 		awk '{ s += $1 } END { print s + 0 }'
 }
 
+# perf events the CPU hotplug work has attached so far
+attachments() {
+	sed -n 's/^cpu_attachments: //p' $T/events/generic_stats
+}
+
 fire() {
 	echo "$2" >/sys/module/$1/parameters/fire
 }
@@ -73,9 +78,10 @@ echo "# offered: $(cat $T/events/generic_events | tr '\n' ' ')"
 
 echo 2048 >$T/buffer_size_kb
 echo 0 >$T/overwrite
-tring-record -q -o $OUT/generic-mod &
+# No statedump: its events would land between the two counts below.
+tring-record -q --no-statedump -o $OUT/generic-mod &
 rec=$!
-sleep 0.5
+recording $OUT/generic-mod $rec
 echo 1 >$T/events/tring_tp/enable
 w0=$(written)
 fire tring_tp_a 100
@@ -136,10 +142,16 @@ echo "tring_tp_a 110 tring_tp_b 50" >$OUT/generic-mod.expect
 # --- hotplug -----------------------------------------------------------------
 C1=/sys/devices/system/cpu/cpu1/online
 if [ -f $C1 ] && command -v taskset >/dev/null; then
+	att0=$(attachments)
 	echo 0 >$C1
 	echo 1 >$C1
-	# The perf events of a CPU that came back are made by a work item.
-	sleep 0.5
+	# The perf events of a CPU that came back are made by a work item:
+	# wait for it (30 s at most; the check below tells if it never came).
+	i=0
+	while [ "$(attachments)" = "$att0" ] && [ $i -lt 300 ]; do
+		sleep 0.1
+		i=$((i + 1))
+	done
 	a0=$(written 0)
 	b0=$(written 1)
 	taskset -c 0 sh -c "echo 30 >/sys/module/tring_tp_a/parameters/fire"
@@ -205,10 +217,7 @@ if [ -f $A/filter ] && [ -f $FT/filter ]; then
 	tring-record -q --no-statedump -e tring_tp:tring_tp_a \
 		--filter 'seq < 7 || name != "tring"' -o $OUT/filter-rec &
 	rec=$!
-	while [ ! -f $OUT/filter-rec/kernel/metadata ] &&
-		kill -0 $rec 2>/dev/null; do
-		sleep 0.1
-	done
+	recording $OUT/filter-rec $rec
 	during=$(cat $A/filter)
 	fire tring_tp_a 100
 	kill -INT $rec
@@ -288,8 +297,7 @@ if [ -f $I/enable ]; then
 	echo 1 >$I/enable
 	tring-record -q -w 1 --no-statedump -o $OUT/wakeup &
 	rec=$!
-	while [ ! -f $OUT/wakeup/kernel/metadata ]; do sleep 0.1; done
-	sleep 0.2
+	recording $OUT/wakeup $rec
 	fire tring_tp_a 20000
 	sleep 0.5
 	kill -INT $rec

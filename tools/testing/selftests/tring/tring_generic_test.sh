@@ -26,6 +26,8 @@ TR=/sys/kernel/tracing
 OUT=/results/traces
 n=0
 failed=0
+# recording (tools/testing/vm/tap.sh, in /tests beside this test)
+. "$(dirname "$0")/tap.sh"
 
 ok() {
 	n=$((n + 1))
@@ -110,7 +112,7 @@ echo 4 >$T/buffer_subbuf_size_kb && echo 2048 >$T/buffer_size_kb &&
 # the end, describes them.
 tring-record -q -o $OUT/generic &
 rec=$!
-sleep 0.3
+recording $OUT/generic $rec
 bad=0
 for ev in $EV; do
 	if [ ! -d $T/events/$ev ]; then
@@ -282,6 +284,7 @@ ok $? "all: the events are written into the buffer"
 echo 0 >$T/overwrite
 tring-record -q -o $OUT/generic-all &
 rec=$!
+recording $OUT/generic-all $rec
 sleep 1
 kill -INT $rec
 wait $rec

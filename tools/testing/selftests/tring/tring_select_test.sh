@@ -52,9 +52,7 @@ specs="-e sched_switch"
 [ -n "$generic" ] && specs="$specs -e kmem:kmalloc"
 tring-record -q --no-statedump $specs -o $OUT/select &
 rec=$!
-while [ ! -f $OUT/select/kernel/metadata ] && kill -0 $rec 2>/dev/null; do
-	sleep 0.1
-done
+recording $OUT/select $rec
 during="$(state sched/sched_switch) $(state sched/sched_waking) $(state kmem/kmalloc)"
 for i in 1 2 3 4 5 6 7 8; do cat /proc/meminfo >/dev/null; sleep 0.05; done
 kill -INT $rec
@@ -82,9 +80,7 @@ echo 0 >$T/events/sched/sched_waking/enable
 echo 1 >$T/events/sched/sched_wakeup/enable
 tring-record -q --no-statedump -e sched_waking -o /tmp/sel-int &
 rec=$!
-while [ ! -f /tmp/sel-int/kernel/metadata ] && kill -0 $rec 2>/dev/null; do
-	sleep 0.1
-done
+recording /tmp/sel-int $rec
 during="$(state sched/sched_waking) $(state sched/sched_wakeup)"
 kill -INT $rec
 wait $rec

@@ -21,6 +21,8 @@ T=/sys/kernel/debug/tring
 OUT=/results/traces
 n=0
 failed=0
+# recording (tools/testing/vm/tap.sh, in /tests beside this test)
+. "$(dirname "$0")/tap.sh"
 
 ok() {
 	n=$((n + 1))
@@ -67,6 +69,7 @@ done >$OUT/workload.blockdevs
 echo 1 >$T/events/enable
 tring-record -q -o $OUT/workload &
 rec=$!
+recording $OUT/workload $rec
 echo "tring marker one" >$T/trace_marker
 expect marker "tring marker one"
 expect shell $$

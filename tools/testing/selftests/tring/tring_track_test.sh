@@ -181,9 +181,7 @@ sh -c "while [ ! -f /tmp/track.go ]; do sleep 0.05; done
 p=$!
 tring-record -q --no-statedump $EV -p $p -o $OUT/track-p &
 rec=$!
-while [ ! -f $OUT/track-p/kernel/metadata ] && kill -0 $rec 2>/dev/null; do
-	sleep 0.1
-done
+recording $OUT/track-p $rec
 touch /tmp/track.go
 wait $p
 kill -INT $rec
