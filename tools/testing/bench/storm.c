@@ -5,9 +5,12 @@
  *
  *   storm syscall N [all]   N getppid() calls on CPU 0, or N on each CPU
  *                           at once (one process pinned per CPU)
- *   storm pingpong N        two processes, one per CPU when there are two,
- *                           pass a byte back and forth through two pipes
- *                           N times (2N context switches at least)
+ *   storm pingpong N [apart] two processes on CPU 0 (apart: the second
+ *                           on CPU 1 when there is one) pass a byte back
+ *                           and forth through two pipes N times: 2N
+ *                           context switches; apart, 2N cross-CPU
+ *                           wakeups instead, whose time under emulation
+ *                           swings with the host's scheduling
  *   storm forkexec N        N times: fork, exec storm itself ("exit"),
  *                           wait for it
  *   storm run CMD [ARG]...  run CMD and time it (hackbench)
@@ -181,7 +184,7 @@ static void storm_latency(unsigned long n, unsigned int pct[3])
 	reap();
 }
 
-static void storm_pingpong(unsigned long n)
+static void storm_pingpong(unsigned long n, int apart)
 {
 	int ab[2], ba[2];
 	char c = 0;
@@ -193,7 +196,7 @@ static void storm_pingpong(unsigned long n)
 	if (pid < 0)
 		die("fork");
 	if (!pid) {
-		pin(sysconf(_SC_NPROCESSORS_ONLN) > 1);
+		pin(apart && sysconf(_SC_NPROCESSORS_ONLN) > 1);
 		while (n--)
 			if (read(ab[0], &c, 1) != 1 || write(ba[1], &c, 1) != 1)
 				_exit(1);
@@ -239,13 +242,16 @@ static void storm_run(char **argv)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: storm syscall N [all] | pingpong N | forkexec N | run CMD [ARG]...\n"
+		"usage: storm syscall N [all] | pingpong N [apart] | forkexec N\n"
+		"       storm run CMD [ARG]...\n"
 		"       storm paced RATE MS | latency N\n"
 		"Runs a fixed amount of work and prints \"ns ELAPSED cpu_ns CPU\"\n"
 		"(the workload's and its children's user+sys time), to the file\n"
 		"STORM_OUT names if set.\n"
 		"  syscall N [all]  N getppid() calls on CPU 0, or on each CPU at once\n"
-		"  pingpong N       a byte passed back and forth N times through pipes\n"
+		"  pingpong N [apart]  a byte passed back and forth N times through\n"
+		"                   pipes by two processes on CPU 0 (apart: on CPU 0\n"
+		"                   and 1)\n"
 		"  forkexec N       N times fork, exec storm (\"exit\") and wait\n"
 		"  run CMD...       run CMD (e.g. hackbench) and time it\n"
 		"  paced RATE MS    getppid() at RATE calls/s (0: full speed) on CPU 0\n"
@@ -277,7 +283,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "syscall"))
 		storm_syscall(n, argc > 3 && !strcmp(argv[3], "all"));
 	else if (!strcmp(argv[1], "pingpong"))
-		storm_pingpong(n);
+		storm_pingpong(n, argc > 3 && !strcmp(argv[3], "apart"));
 	else if (!strcmp(argv[1], "forkexec"))
 		storm_forkexec(n, "/proc/self/exe");
 	else if (!strcmp(argv[1], "run"))
