@@ -403,6 +403,7 @@ track_count() {
 tk=$traces/track
 if [ -f "$tk.expect" ]; then
 	check "track: babeltrace2 reads the trace of -- COMMAND" bt "$tk"
+	check "track: nothing lost" test "$(summary_sum "$tk/.tring-record.summary" lost)" = 0
 	got=$(track_count "$tk.bt" "$(head -n 1 "$tk.expect")" 1)
 	want="$(sed -n 2p "$tk.expect") out=0 pself=0 pkid=0 bad=0"
 	check "track: -- COMMAND: $got (want $want)" test "$got" = "$want"

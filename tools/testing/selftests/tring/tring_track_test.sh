@@ -159,6 +159,9 @@ echo 0 >$T/events/tring/marker/enable
 # --- record -------------------------------------------------------------------
 WORK="$(dirname "$0")/tring_track_work"
 EV="-e tring:marker -e sched_switch -e sched_process_fork -e sched_process_exit -e sched_process_exec -e syscall_entry"
+# 1 MiB per CPU: the buffer tring_trace_test.sh left (32 KiB) holds about
+# a tree's events, and the counts checked are exact.
+EV="-b 1024 $EV"
 # The same tree, untracked, all along.
 rm -f /tmp/track.stop
 ( while [ ! -f /tmp/track.stop ]; do $WORK out 2 10; done ) &
