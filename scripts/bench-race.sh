@@ -184,7 +184,7 @@ for series in $kernels; do
 		echo "qemu $(qemu-system-x86_64 --version | head -n 1)"
 		case $series in
 		6.1) echo "threads one host thread per vCPU (-accel tcg, MTTCG)" ;;
-		*) echo "threads one host thread for every vCPU (-accel tcg,thread=single)" ;;
+		*) echo "threads one host thread for all vCPUs, taking turns (-accel tcg,thread=single)" ;;
 		esac
 		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
 	} >"$dir/host.info"
@@ -251,7 +251,7 @@ for series in $kernels; do
 			[ "$t" = none ] || [ -n "$ev" ] || echo "  ^ $t: no round's trace of $w could be read back; written:" \
 				"$(col "$f" "$w" "$t" bytes | awk '{ printf "%s%.0f", (NR > 1 ? "," : ""), $1 / 1048576 }') MiB per round;" \
 				"left out"
-			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null},\"ns_per_event_ci95\":[$(echo "$ci" | sed 's/-/null/g; s/ /,/')],\"rounds_used\":${nu:-null},\"over_tring\":$(echo "${rel:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":$(echo "${bpe:--}" | sed 's/^-$/null/'),\"recorder_cpu_ms\":${rc:-null}}")
+			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null},\"ns_per_event_ci95\":[$(echo "$ci" | awk '{ for (i = 1; i <= 2; i++) if ($i == "-") $i = "null"; print $1 "," $2 }')],\"rounds_used\":${nu:-null},\"over_tring\":$(echo "${rel:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":$(echo "${bpe:--}" | sed 's/^-$/null/'),\"recorder_cpu_ms\":${rc:-null}}")
 		done
 	done
 	echo "B/ev: bytes written per event, the slope of each tracer's output size over its event count,"
