@@ -108,5 +108,22 @@ ok "$(grep -q 'id="rounds-tring"' "$out/race-6.1.svg" && grep -q 'id="rounds-per
 ok "$(grep -qE '^info perf_rate_start 100000000 \(perf_cpu_time_max_percent 0\)' "$f"; echo $?)" "perf ran unthrottled"
 ok "$(grep -q '^guest: threads ' "$out/race.txt"; echo $?)" "the table says how the guest ran"
 ok "$(python3 -m json.tool "$out/race.json" >/dev/null; echo $?)" "the JSON parses"
+# A cost below zero, as emulation's noise gives: the same results
+# reprinted with tring faster than untraced, round 1 copied as rounds 2
+# and 3 (an interval needs three); the JSON must parse, the bound a
+# number below 0.
+neg=$out/negative
+rm -rf "$neg"
+mkdir -p "$neg"
+cp -r "$out/race-6.1" "$neg/"
+awk '$1 == "race" && $2 == 1 && $3 == "syscall-1cpu" && $4 == "tring" { $6 = 1000 }
+	{ print } $1 == "race" && $2 == 1 { $2 = 2; print; $2 = 3; print }' \
+	"$f" >"$neg/race-6.1/results/race.txt"
+RACE_REPRINT=1 TRING_BENCH_KERNELS=6.1 "$top/scripts/bench-race.sh" "$neg" "$neg/race.json" >"$neg/race.out" 2>&1
+ok "$(python3 -c 'import json, sys
+rows = json.load(open(sys.argv[1]))["race"]
+ci = [r["ns_per_event_ci95"] for r in rows
+      if r.get("workload") == "syscall-1cpu" and r.get("tracer") == "tring"][0]
+sys.exit(not ci[0] < 0)' "$neg/race.json"; echo $?)" "a negative cost: the JSON parses, its bound a number below 0"
 echo "1..$n"
 [ "$fail" = 0 ]
