@@ -80,7 +80,7 @@ EOP
 	say "Debian $release: running the guest benchmark (several minutes)"
 	rc=0
 	guest_boot "$image" "$kdir" "$OUT/plan-bench" "$OUT/guest-$series" 3600 \
-		"$VM/bench-guest.sh" "$B/tools/tring-record" \
+		"$VM/bench-guest.sh" "$VM/tap.sh" "$B/tools/tring-record" \
 		"$B/bench-tools/ftrace_read" || rc=$?
 	if [ "$rc" = 1 ]; then
 		say "the $series guest failed: $OUT/guest-$series/console.log"

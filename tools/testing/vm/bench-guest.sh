@@ -20,6 +20,8 @@
 
 T=/sys/kernel/debug/tring
 B=$T/bench
+# recording (tap.sh, in /tests beside this script)
+. "$(dirname "$0")/tap.sh"
 OUT=/results/bench.txt
 ROUNDS=${ROUNDS:-5}
 EVENTS=${EVENTS:-200000}
@@ -176,10 +178,7 @@ sustain_tring() {
 	rm -rf /tmp/rec
 	taskset 2 tring-record -q -o /tmp/rec -c 0 "$@" --no-statedump &
 	pid=$!
-	# Recording (its metadata is made once its streams are open).
-	while [ ! -f /tmp/rec/kernel/metadata ] && kill -0 $pid 2>/dev/null; do
-		sleep 0.1
-	done
+	recording /tmp/rec $pid
 	echo "tring $(fill_args "$rate")" >$B/fill
 	fill=$(cat $B/fill)
 	kill -INT $pid

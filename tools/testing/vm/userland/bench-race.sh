@@ -58,9 +58,9 @@ RATE_ROUNDS=${RATE_ROUNDS:-$((ROUNDS < 2 ? ROUNDS : 2))}
 BUFKB=${BUFKB:-2048}
 SUBBUFKB=${SUBBUFKB:-64}
 SYSCALLS=${SYSCALLS:-100000}
-# Two processes on CPU 0 (storm pingpong): 20,000 round trips, 2 to 3 s
-# untraced on 6.1 (MTTCG). Its time still swings between rounds with
-# the host (by more than tring's cost on 6.1): its interval says so.
+# Two processes on CPU 0 (storm pingpong): 20,000 round trips, 1.6 s
+# untraced on 6.1 (MTTCG; 2.3 to 7.2 s for 30,000 across two CPUs). What
+# it still swings with the host, its interval says.
 PINGPONG=${PINGPONG:-20000}
 HB_GROUPS=${HB_GROUPS:-2}
 HB_LOOPS=${HB_LOOPS:-50}
