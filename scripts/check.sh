@@ -227,7 +227,7 @@ static_checks() {
 	local f k
 	mark static
 	say "static checks"
-	CHECKPATCH=$B/linux-source-6.1/scripts/checkpatch.pl
+	CHECKPATCH=$("$VM/build-debug-kernel.sh" --src)/scripts/checkpatch.pl
 	KDOC=/usr/lib/linux-kbuild-6.1/scripts/kernel-doc
 	KFILES=$(cd "$top" && echo kernel/trace/*.[ch] include/linux/tring.h \
 		include/uapi/linux/tring.h $(ls samples/tring/*.c 2>/dev/null))

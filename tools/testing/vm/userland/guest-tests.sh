@@ -28,7 +28,10 @@ ln -sfn /proc/self/fd /dev/fd
 mkdir -p /dev/pts /dev/shm
 mount -t devpts devpts /dev/pts
 mount -t tmpfs tmpfs /dev/shm
-# The checkout may lie under /tmp (a CI clone), which the tmpfs hides.
+# The checkout may lie under /tmp (a CI clone), which the tmpfs hides:
+# this directory's scripts (workload, relay tests, the fake relay, the
+# guest's network) are run from a copy.
+cp -a "$here" /dev/shm/userland && here=/dev/shm/userland
 cp "$here/workload.sh" /dev/shm/workload.sh
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
