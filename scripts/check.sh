@@ -381,11 +381,12 @@ if echo "$KWANTED" | grep -qw kasan-6.1 && wait_kernel kasan-6.1; then
 	want kasan-6.1 && run_kernel kasan-6.1 kasan-6.1 "$VM/plan-check" traces
 	want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
 		kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 2))
-	# The damaged regions again, under KASAN.
+	# The damaged regions again, and a region of 4 CPUs read by 2,
+	# under KASAN.
 	want persist-kasan-6.1 && mark persist-kasan-6.1 &&
 		say "persist-kasan-6.1: damaged regions read under KASAN" &&
 		tap_run persist persist-kasan-6.1 timeout 1500 "$VM/persist-test.sh" \
-			kasan-6.1 "$OUT/persist-kasan-6.1" damaged
+			kasan-6.1 "$OUT/persist-kasan-6.1" damaged cpus
 fi
 wait "$KBUILD_PID" 2>/dev/null || true
 

@@ -124,6 +124,12 @@ static u32 tring_rq_rwbs(struct request *rq)
  * Reserve @fixed bytes plus @text (cut to TRING_TEXT_MAX - 1 bytes and
  * NUL-terminated) in the default buffer; on success the fixed part is at
  * res->data for the caller to fill.
+ *
+ * The caller holds preemption off from before this call to after its
+ * tring_commit(), whatever the tracepoint calling it guarantees (from
+ * 6.13 system call tracepoints run preemptible): the buffer may be
+ * replaced and freed a grace period later, and a reservation is
+ * committed on the CPU that made it.
  */
 static int tring_reserve_text(unsigned int id, unsigned int fixed,
 			      const char *text, size_t n, struct tring_res *res)
@@ -132,16 +138,10 @@ static int tring_reserve_text(unsigned int id, unsigned int fixed,
 	int ret = -ENODEV;
 
 	n = min_t(size_t, n, TRING_TEXT_MAX - 1);
-	/*
-	 * The buffer may be replaced and freed after a grace period: look it
-	 * up and reserve in one section with preemption off, whatever the
-	 * tracepoint calling us guarantees (tring_reserve() nests in it).
-	 */
-	preempt_disable_notrace();
+	lockdep_assert_preemption_disabled();
 	buf = rcu_dereference_sched(tring_default_buf);
 	if (buf)
 		ret = tring_reserve(buf, id, fixed + n + 1, res);
-	preempt_enable_notrace();
 	if (ret)
 		return ret;
 	memcpy(res->data + fixed, text, n);
@@ -149,19 +149,20 @@ static int tring_reserve_text(unsigned int id, unsigned int fixed,
 	return 0;
 }
 
-/* Reserve a fixed-size payload in the default buffer. */
+/*
+ * Reserve a fixed-size payload in the default buffer; preemption off as
+ * for tring_reserve_text().
+ */
 static void *tring_reserve_fixed(unsigned int id, unsigned int len,
 				 struct tring_res *res)
 {
 	struct tring_buffer *buf;
 	int ret = -ENODEV;
 
-	/* As in tring_reserve_text(). */
-	preempt_disable_notrace();
+	lockdep_assert_preemption_disabled();
 	buf = rcu_dereference_sched(tring_default_buf);
 	if (buf)
 		ret = tring_reserve(buf, id, len, res);
-	preempt_enable_notrace();
 	return ret ? NULL : res->data;
 }
 
@@ -309,7 +310,8 @@ static __always_inline const struct tring_filter *tring_ev_filter(unsigned int i
  * tring_write_<name>(args): the event, filled in place once reserved.
  * With a filter in force, first the filter's record, filled on the
  * stack from the same expressions, is tested: a rejected event reserves
- * nothing.
+ * nothing. The caller holds preemption off from before it to after:
+ * the filter's look-up, the reservation and the commit are one section.
  */
 #define tf_integer(type, f, e)	(tp_ = tring_put(tp_, &(type) { (e) }, sizeof(type))),
 #define tf_comm(f, t)		(tp_ = tring_put(tp_, (t)->comm, TASK_COMM_LEN)),
@@ -401,7 +403,9 @@ void tring_sd_write_end(void)
 /*
  * tring_trace_<name>(args): write the event unless process tracking
  * (tring_track.h) leaves it out. It is about the tasks its tf_track()
- * names, or about current.
+ * names, or about current. Preemption is off from the tracking check to
+ * the commit, whatever the tracepoint guarantees (from 6.13 system call
+ * tracepoints run preemptible).
  */
 #define tf_integer(type, f, e)
 #define tf_comm(f, t)
@@ -415,8 +419,10 @@ static __always_inline void tring_trace_##name(proto)			\
 	const struct task_struct *tk_a = current, *tk_b = NULL;	\
 									\
 	(void)(__VA_ARGS__ 0);						\
+	preempt_disable_notrace();					\
 	if (!tring_track_skip(tk_a, tk_b))				\
 		tring_write_##name(args);				\
+	preempt_enable_notrace();					\
 }
 
 #define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
@@ -732,6 +738,9 @@ int tring_default_events_add(const struct tring_event_desc *evs,
 		tring_persist_event(&evs[i]);
 	}
 	mutex_unlock(&tring_mod_events_lock);
+	/* Described there before the caller writes any record. */
+	if (!ret)
+		tring_persist_sync();
 	return ret;
 }
 EXPORT_SYMBOL_GPL(tring_default_events_add);
@@ -891,10 +900,14 @@ static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 	if (tring_track_skip(current, NULL))
 		return;
 	syscall_get_arguments(current, regs, args);
-	if (known)
+	if (known) {
 		tring_sys_entry(id, args);
-	else
-		tring_write_sys_unknown(id, args);
+		return;
+	}
+	/* As in tring_trace_<name>(): one section to the commit. */
+	preempt_disable_notrace();
+	tring_write_sys_unknown(id, args);
+	preempt_enable_notrace();
 }
 
 /**

@@ -197,16 +197,37 @@ struct dentry *tring_filter_file(struct tring_filter_slot *slot,
 }
 
 /**
+ * tring_filter_slot_release - stop counting a slot's filter as in force
+ * @slot: the slot, whose file is gone and which its owner alone holds.
+ *
+ * Turns the static key down for the slot's filter, once. It may sleep
+ * (it patches text): in process context, so that the slot may then be
+ * freed from an RCU callback by tring_filter_slot_free(), which only
+ * frees. The filter stays readable until then.
+ */
+void tring_filter_slot_release(struct tring_filter_slot *slot)
+{
+	might_sleep();
+	if (rcu_access_pointer(slot->filter) && !slot->released) {
+		slot->released = true;
+		static_branch_dec(&tring_filter_key);
+	}
+}
+
+/**
  * tring_filter_slot_free - free a slot's filter and last error
  * @slot: the slot, whose event no writer can run for any more and whose
  *	file is gone.
+ *
+ * In process context, or in an RCU callback after
+ * tring_filter_slot_release().
  */
 void tring_filter_slot_free(struct tring_filter_slot *slot)
 {
 	struct tring_filter *f = rcu_dereference_protected(slot->filter, true);
 
-	if (f)
-		static_branch_dec(&tring_filter_key);
+	if (f && !slot->released)
+		tring_filter_slot_release(slot);
 	tring_filter_free(f);
 	RCU_INIT_POINTER(slot->filter, NULL);
 	kfree(slot->ferr);

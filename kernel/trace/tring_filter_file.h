@@ -25,6 +25,8 @@ struct tring_filter_ferr;
  * @compile: compile a text for the event this slot belongs to.
  * @lock: serializes the file's writes and reads (and, for its owner,
  *	whatever else must not run while a filter changes).
+ * @released: tring_filter_slot_release() has turned the static key
+ *	down for @filter; set once, by the slot's last holder.
  */
 struct tring_filter_slot {
 	struct tring_filter __rcu *filter;
@@ -33,6 +35,7 @@ struct tring_filter_slot {
 					const char *text,
 					struct tring_filter_error *err);
 	struct mutex *lock;	/* the file's; its owner's too */
+	bool released;
 };
 
 /* On while any slot holds a filter: hand-written events check it. */
@@ -40,6 +43,7 @@ DECLARE_STATIC_KEY_FALSE(tring_filter_key);
 
 struct dentry *tring_filter_file(struct tring_filter_slot *slot,
 				 struct dentry *dir);
+void tring_filter_slot_release(struct tring_filter_slot *slot);
 void tring_filter_slot_free(struct tring_filter_slot *slot);
 void tring_filter_file_exit(void);
 

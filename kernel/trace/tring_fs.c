@@ -260,6 +260,9 @@ static long tring_ioc_flush(struct tring_stream *st, void __user *uarg)
 		return usize;
 	if (fl.flags & ~TRING_FLUSH_EMPTY)
 		return -EINVAL;
+	/* A frozen buffer (the last boot's) takes no packet of this boot. */
+	if ((fl.flags & TRING_FLUSH_EMPTY) && st->inst->meta)
+		return -EPERM;
 	mutex_lock(&st->lock);
 	fl.pos = tring_cpu_flush_ts(tring_stream_cpu(st),
 				    fl.flags & TRING_FLUSH_EMPTY, &fl.timestamp);

@@ -164,6 +164,7 @@ void tring_gen_groups_free(void);
 /* tring_gen_filter.c */
 struct dentry *tring_gen_filter_file(struct tring_gen_event *ev,
 				     struct dentry *dir);
+void tring_gen_filter_release(struct tring_gen_event *ev);
 void tring_gen_filter_free(struct tring_gen_event *ev);
 
 #endif /* _TRING_GEN_H */

@@ -83,8 +83,22 @@ struct dentry *tring_gen_filter_file(struct tring_gen_event *ev,
 }
 
 /**
+ * tring_gen_filter_release - an event's filter no longer counts as in force
+ * @ev: the event, whose last reference is being dropped.
+ *
+ * In process context (it may sleep), before the event is freed from an
+ * RCU callback.
+ */
+void tring_gen_filter_release(struct tring_gen_event *ev)
+{
+	tring_filter_slot_release(&ev->fslot);
+}
+
+/**
  * tring_gen_filter_free - free an event's filter and last error
  * @ev: the event, which no handler can run for any more.
+ *
+ * May run in an RCU callback once tring_gen_filter_release() has run.
  */
 void tring_gen_filter_free(struct tring_gen_event *ev)
 {

@@ -184,20 +184,27 @@ static void tring_gen_overflow(struct perf_event *pe,
 	}
 	rec = raw->frag.data;
 	size = raw->frag.size;
+	/*
+	 * Preemption off from the filter's and the buffer's look-up to the
+	 * commit, whatever the context the handler runs in guarantees: the
+	 * buffer may be freed a grace period after it is replaced, and a
+	 * reservation is committed on the CPU that made it.
+	 */
+	preempt_disable_notrace();
 	/* Rejected before anything is reserved; see tring_gen_filter.c. */
 	filter = tring_filter_get(&ev->fslot);
 	if (filter && !tring_filter_match(filter, rec, size))
-		return;
+		goto out;
 	len = tring_gen_len(ev, rec, size, dlen);
-	/* As tring_reserve_fixed() in tring_events.c; losses are counted. */
-	preempt_disable_notrace();
+	/* Losses are counted by tring_reserve(). */
 	buf = rcu_dereference_sched(tring_default_buf);
 	ret = buf ? tring_reserve(buf, ev->id, len, &res) : -ENODEV;
-	preempt_enable_notrace();
 	if (ret)
-		return;
+		goto out;
 	tring_gen_copy(ev, rec, size, dlen, res.data);
 	tring_commit(&res);
+out:
+	preempt_enable_notrace();
 }
 
 /* The budget in bytes. */

@@ -315,6 +315,11 @@ static void tring_gen_release_ref(struct kref *ref)
 	struct tring_gen_event *ev = container_of(ref, struct tring_gen_event,
 						  ref);
 
+	/*
+	 * The static key of filters sleeps: turned here, in process context
+	 * (every tring_gen_put() caller's), not in the callback.
+	 */
+	tring_gen_filter_release(ev);
 	/* Readers of tring_gen_list under RCU may still see it. */
 	call_rcu(&ev->rcu, tring_gen_free_rcu);
 }
@@ -322,6 +327,8 @@ static void tring_gen_release_ref(struct kref *ref)
 /**
  * tring_gen_put - drop a reference to a generic event
  * @ev: the event.
+ *
+ * In process context: the last reference's release may sleep.
  */
 void tring_gen_put(struct tring_gen_event *ev)
 {

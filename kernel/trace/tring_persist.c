@@ -31,7 +31,6 @@
 
 #include <linux/debugfs.h>
 #include <linux/io.h>
-#include <linux/ioport.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
 #include <linux/module.h>
@@ -70,8 +69,11 @@ MODULE_PARM_DESC(persist, "keep the default buffer in memory reserved at boot: r
  * @next: the metadata generation that describes ids described from now
  *	on (tring_persist_lock).
  * @written: the newest generation written (tring_persist_lock).
+ * @dirty: ids were described since the last metadata text was begun
+ *	(tring_persist_lock).
  * @attr: the default buffer's attributes (its metadata).
- * @meta_work: writes the metadata once ids changed.
+ * @meta_work: writes the metadata once ids changed, for ids described
+ *	without tring_persist_sync().
  */
 struct tring_persist_region {
 	struct tring_ring_mem mem;
@@ -81,11 +83,19 @@ struct tring_persist_region {
 	u32 pool_used;
 	u32 next;
 	u32 written;
+	bool dirty;
 	const struct tring_buffer_attr *attr;
 	struct delayed_work meta_work;
 };
 
 static DEFINE_MUTEX(tring_persist_lock);
+/*
+ * Serializes the metadata's writes from start to end, so that a writer
+ * that finds nothing new to describe knows the text describing it is
+ * written. Taken outside the event tables' locks, which making the text
+ * takes, and outside tring_persist_lock.
+ */
+static DEFINE_MUTEX(tring_persist_meta_lock);
 static struct tring_persist_region *tring_region;
 /*
  * The previous boot's trace: read at load into @tring_lb_buf and
@@ -132,54 +142,58 @@ static int tring_reserve_mem(const char *name, phys_addr_t *phys, u64 *size)
 #endif
 
 #ifdef CONFIG_X86
-/* Does the E820 table show every page of [@start, @end) Reserved, no other type? */
-static bool tring_e820_reserved(u64 start, u64 end)
+/* Any of @types over [@start, @end) in the kernel's E820 map (@raw: the firmware's)? */
+static bool tring_e820_any(bool raw, u64 start, u64 end,
+			   const enum e820_type *types, unsigned int n)
 {
-	static const enum e820_type other[] = {
-		E820_TYPE_RAM, E820_TYPE_RESERVED_KERN, E820_TYPE_ACPI,
-		E820_TYPE_NVS, E820_TYPE_UNUSABLE, E820_TYPE_PMEM,
-		E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
-	};
 	unsigned int i;
 
-	for (i = 0; i < ARRAY_SIZE(other); i++)
-		if (e820__mapped_any(start, end, other[i]))
-			return false;
-	/* No hole either. */
+	for (i = 0; i < n; i++)
+		if (raw ? e820__mapped_raw_any(start, end, types[i]) :
+			  e820__mapped_any(start, end, types[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Is [@start, @end) memory that memmap=SIZE$PHYS took out of RAM? The
+ * firmware's E820 map (untouched by the command line) must show every
+ * page of it as RAM, and the kernel's map, which memmap= changed, every
+ * page as Reserved: firmware-reserved ranges (flash, ECAM, SMRAM), device
+ * memory and holes are refused.
+ */
+static bool tring_persist_reserved(phys_addr_t phys, u64 size)
+{
+	static const enum e820_type other[] = {
+		E820_TYPE_RAM, E820_TYPE_RESERVED, E820_TYPE_RESERVED_KERN,
+		E820_TYPE_ACPI, E820_TYPE_NVS, E820_TYPE_UNUSABLE,
+		E820_TYPE_PMEM, E820_TYPE_PRAM, E820_TYPE_SOFT_RESERVED,
+	};
+	u64 start = phys, end = phys + size;
+
+	if (!size || end <= start)	/* empty, or past the end */
+		return false;
+	/* other[0] is RAM, which the firmware map must show and the kernel's must not. */
+	if (tring_e820_any(true, start, end, other + 1, ARRAY_SIZE(other) - 1) ||
+	    tring_e820_any(false, start, end, other, 1) ||
+	    tring_e820_any(false, start, end, other + 2, ARRAY_SIZE(other) - 2))
+		return false;
+	/* No hole in either map. */
 	for (; start < end; start += PAGE_SIZE) {
-		if (!e820__mapped_any(start, start + PAGE_SIZE, E820_TYPE_RESERVED))
+		if (!e820__mapped_raw_any(start, start + PAGE_SIZE, E820_TYPE_RAM) ||
+		    !e820__mapped_any(start, start + PAGE_SIZE, E820_TYPE_RESERVED))
 			return false;
 		cond_resched();
 	}
 	return true;
 }
 #else
-static bool tring_e820_reserved(u64 start, u64 end)
+/* Only the E820 map tells memmap= carve-outs apart: elsewhere, reserve_mem=. */
+static bool tring_persist_reserved(phys_addr_t phys, u64 size)
 {
 	return false;
 }
 #endif
-
-/*
- * Is [@phys, @phys + @size) memory memmap=SIZE$PHYS reserved, so nothing
- * else (System RAM, a device's registers) is taken? memmap= makes it an
- * E820 "Reserved" range. Kernels with PCI put those in the resource tree
- * (e820__reserve_resources_late()), where it must be wholly Reserved;
- * kernels without never do, so there nothing in the tree may claim any
- * of it (IORES_DESC_NONE matches every resource) and the E820 table must
- * show it Reserved.
- */
-static bool tring_persist_reserved(phys_addr_t phys, u64 size)
-{
-	if (!size || phys + size <= phys)	/* empty, or past the end */
-		return false;
-	if (region_intersects(phys, size, IORESOURCE_MEM,
-			      IORES_DESC_RESERVED) == REGION_INTERSECTS)
-		return true;
-	return region_intersects(phys, size, IORESOURCE_MEM,
-				 IORES_DESC_NONE) == REGION_DISJOINT &&
-	       tring_e820_reserved(phys, phys + size);
-}
 
 /* Where persist= says the region is; -errno with a message if not usable. */
 static int tring_persist_parse(const char *s, phys_addr_t *phys, u64 *size)
@@ -289,7 +303,7 @@ static u64 tring_last_boot_fill(const struct tring_persist_view *v,
 				unsigned int cpu, struct tring_persist_plan *p,
 				struct tring_buffer *buf)
 {
-	struct tring_cpu *cb = tring_buffer_cpu(buf, cpu);
+	struct tring_cpu *cb;
 
 	memset(p->used, 0, BITS_TO_LONGS(v->h->nr_phys) * sizeof(long));
 	tring_persist_check_cpu(v, cpu, p);
@@ -299,15 +313,24 @@ static u64 tring_last_boot_fill(const struct tring_persist_view *v,
 			pr_warn("last boot: CPU %u's events left out: %s\n", cpu, p->why);
 		return 0;
 	}
+	/* The region's CPU ids are the writing boot's: this one may have fewer. */
+	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
+		pr_warn("last boot: CPU %u's %llu events left out: this boot has no CPU %u\n",
+			cpu, p->events, cpu);
+		return 0;
+	}
+	cb = tring_buffer_cpu(buf, cpu);
 	if (!cb) {
 		pr_warn("last boot: CPU %u's %llu events left out: the CPU is offline now\n",
 			cpu, p->events);
 		return 0;
 	}
 	tring_last_boot_cpu(v, cpu, p, cb);
-	pr_info("last boot: CPU %u: %u sub-buffers, %llu events%s\n", cpu, p->nr,
-		p->events, p->inexact ?
-		" (cut where a writer stopped between reserve and commit)" : "");
+	pr_info("last boot: CPU %u: %u sub-buffers, %llu events%s%s\n", cpu,
+		p->nr, p->events, p->inexact ?
+		" (cut where a writer stopped between reserve and commit)" : "",
+		p->undescribed ?
+		" (cut at a record of an event the metadata kept does not describe)" : "");
 	return p->events;
 }
 
@@ -486,7 +509,13 @@ static void tring_persist_meta_write(struct tring_persist_region *r)
 	int ret = -ENOMEM;
 	u32 gen;
 
+	mutex_lock(&tring_persist_meta_lock);
 	mutex_lock(&tring_persist_lock);
+	if (!r->dirty) {
+		mutex_unlock(&tring_persist_lock);
+		goto unlock_meta;
+	}
+	r->dirty = false;
 	gen = r->next++;
 	mutex_unlock(&tring_persist_lock);
 	m.size = TRING_PERSIST_META_MAX;
@@ -506,6 +535,26 @@ static void tring_persist_meta_write(struct tring_persist_region *r)
 	if (ret)
 		pr_warn_ratelimited("persist: metadata generation %u not kept (%d): events given ids since are not readable after a crash\n",
 				    gen, ret);
+unlock_meta:
+	mutex_unlock(&tring_persist_meta_lock);
+}
+
+/**
+ * tring_persist_sync - write the metadata now, if ids were described
+ *
+ * Once it returns, the region's metadata describes every id described
+ * before the call: their records may follow, and a crash leaves them
+ * readable.
+ *
+ * Context: process, none of the event tables' locks held (making the
+ * text takes them); may sleep.
+ */
+void tring_persist_sync(void)
+{
+	struct tring_persist_region *r = tring_region;
+
+	if (r && r->attr)
+		tring_persist_meta_write(r);
 }
 
 static void tring_persist_meta_fn(struct work_struct *work)
@@ -519,10 +568,9 @@ static void tring_persist_meta_fn(struct work_struct *work)
 
 /*
  * Describe id @id's payload (@segs) in the region, for the next metadata
- * generation; the work writes it soon (ids given out together, a bulk
- * enable, share it). Records of the id written before then are cut from
- * the trace a crash leaves. Called once the event is listed in its
- * table, before its first record.
+ * generation, which tring_persist_sync() writes before the id's first
+ * record (or the work, soon). Called once the event is listed in its
+ * table.
  */
 static void tring_persist_layout(unsigned int id,
 				 const struct tring_persist_seg *segs,
@@ -536,6 +584,7 @@ static void tring_persist_layout(unsigned int id,
 	mutex_lock(&tring_persist_lock);
 	ret = tring_persist_set_layout(r->base, id, segs, nr, r->next,
 				       &r->pool_used);
+	r->dirty = true;
 	mutex_unlock(&tring_persist_lock);
 	if (ret)
 		pr_warn_ratelimited("persist: no room to describe event id %u: its records end what a crash leaves readable\n",
@@ -563,9 +612,10 @@ void tring_persist_event(const struct tring_event_desc *ev)
  *
  * Its payload: each fixed field's bytes, a string for a __data_loc
  * char[], a u32 count and its elements for another __data_loc array
- * (tring_gen_copy()).
+ * (tring_gen_copy()). The metadata describing it is written before this
+ * returns.
  *
- * Context: process; may sleep.
+ * Context: process, none of the event tables' locks held; may sleep.
  */
 void tring_persist_gen_event(const struct tring_gen_event *ev)
 {
@@ -591,6 +641,7 @@ void tring_persist_gen_event(const struct tring_gen_event *ev)
 		}
 	}
 	tring_persist_layout(ev->id, segs, n);
+	tring_persist_sync();
 }
 
 /* The builtin events' and the module events' layouts, at start. */
@@ -674,7 +725,7 @@ void tring_persist_start(struct tring_buffer *buf)
 		return;
 	tring_persist_builtin();
 	r->attr = &buf->attr;
-	tring_persist_meta_write(r);
+	tring_persist_sync();
 }
 
 /**

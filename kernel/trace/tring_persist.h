@@ -215,6 +215,8 @@ struct tring_persist_packet {
  *	and events committed to it: a writer stopped between reserve and
  *	commit, and writers nested in it committed after its record, which
  *	may then be kept with its payload partly written.
+ * @undescribed: the trace was cut before a record of an event the
+ *	recovered metadata does not describe; what came before is kept.
  * @used: scratch, nr_phys bits zeroed by the caller.
  * @why: NULL, or why the CPU's data was not used (then @nr is 0).
  */
@@ -225,6 +227,7 @@ struct tring_persist_plan {
 	u64 events;
 	unsigned long dropped_bytes;
 	bool inexact;
+	bool undescribed;
 	const char *why;
 };
 

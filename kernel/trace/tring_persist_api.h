@@ -23,5 +23,6 @@ void tring_persist_unmap(void);
 bool tring_persist_active(void);
 void tring_persist_event(const struct tring_event_desc *ev);
 void tring_persist_gen_event(const struct tring_gen_event *ev);
+void tring_persist_sync(void);
 
 #endif /* _TRING_PERSIST_API_H */

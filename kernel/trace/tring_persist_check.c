@@ -237,6 +237,15 @@ static const char *tp_check_slots(struct tp_cpu *c, u64 *used)
 	return NULL;
 }
 
+/*
+ * A record of an id described after the recovered metadata (an event
+ * enabled after the last metadata the region kept): the trace is cut
+ * before it, what comes before is kept.
+ */
+#define TP_UNDESCRIBED	(-2)
+static const char tp_cut_undescribed[] =
+	"cut at a record of an event the metadata kept does not describe";
+
 /* The segments of event @id, if the recovered metadata describes it. */
 static const struct tring_persist_seg *tp_segs(const struct tp_cpu *c, u32 id,
 					       unsigned int *nr)
@@ -295,7 +304,28 @@ static s64 tp_seg_len(const struct tring_persist_seg *sg, const u8 *pl,
 	return -1;
 }
 
-/* Payload bytes of event @id at @pl, @avail bytes left; -1 if malformed. */
+/*
+ * Is @id an event whose layout is whole but newer than the metadata
+ * recovered: given out after the last metadata the region kept? Only
+ * that is a cut; an id with no layout or a damaged one is damage.
+ */
+static bool tp_newer(const struct tp_cpu *c, u32 id)
+{
+	const struct tring_persist_header *h = c->v->h;
+	const struct tring_persist_layout *l;
+
+	if (id >= h->layout_ids)
+		return false;
+	l = c->v->base + h->layout_off + (u64)id * sizeof(*l);
+	return l->nr_segs && l->nr_segs <= TRING_PERSIST_MAX_SEGS &&
+	       l->seg <= h->seg_max && h->seg_max - l->seg >= l->nr_segs &&
+	       l->meta_gen > c->v->meta_gen;
+}
+
+/*
+ * Payload bytes of event @id at @pl, @avail bytes left; -1 if malformed,
+ * TP_UNDESCRIBED if @id was described after the metadata recovered.
+ */
 static long tp_payload_len(const struct tp_cpu *c, u32 id, const u8 *pl,
 			   unsigned long avail)
 {
@@ -316,7 +346,7 @@ static long tp_payload_len(const struct tp_cpu *c, u32 id, const u8 *pl,
 	}
 	sg = tp_segs(c, id, &nr);
 	if (!sg)
-		return -1;
+		return tp_newer(c, id) ? TP_UNDESCRIBED : -1;
 	for (i = 0; i < nr; i++) {
 		n = tp_seg_len(&sg[i], pl, pos, avail - pos);
 		if (n < 0 || n > (s64)(avail - pos))
@@ -337,9 +367,10 @@ static u64 tp_clock_low(u64 clock, u32 low)
 
 /*
  * The record at @rec, @avail bytes before the end of what may hold
- * records: its length (4-byte multiple), 0 for a record that is no event
- * (padding, nop) counted in *@event as 0, or -1 if it does not parse.
- * Moves c->clock to the record's time.
+ * records: its length (4-byte multiple), with *@event 0 for a record
+ * that is no event (padding, nop); -1 if it does not parse,
+ * TP_UNDESCRIBED if its event is not described. Moves c->clock to the
+ * record's time.
  */
 static long tp_record(struct tp_cpu *c, const u8 *rec, unsigned long avail,
 		      bool *event)
@@ -371,6 +402,8 @@ static long tp_record(struct tp_cpu *c, const u8 *rec, unsigned long avail,
 		c->clock = tp_clock_low(c->clock, word >> TRING_ID_BITS);
 	}
 	len = tp_payload_len(c, id, rec + hlen, avail - hlen);
+	if (len == TP_UNDESCRIBED)
+		return len;
 	if (len < 0 || round_up((unsigned long)len, 4) > avail - hlen)
 		return -1;
 	*event = id != TRING_ID_PADDING && id != TRING_ID_NOP;
@@ -394,7 +427,11 @@ static bool tp_opened(const struct tp_cpu *c,
 	       ph->timestamp_begin >= c->clock;
 }
 
-/* A complete packet: every record up to content_size, the counts agree. */
+/*
+ * A complete packet: every record up to content_size, the counts agree.
+ * At a record of an undescribed event, the packet is cut before it (to be
+ * closed as an open one is) and tp_cut_undescribed returned.
+ */
 static const char *tp_walk_complete(struct tp_cpu *c,
 				    const struct tring_packet_header *ph,
 				    struct tring_persist_packet *pk)
@@ -411,7 +448,15 @@ static const char *tp_walk_complete(struct tp_cpu *c,
 	c->clock = ph->timestamp_begin;
 	pk->events = 0;
 	while (b < end) {
+		u64 clock = c->clock;
+
 		r = tp_record(c, p + b, end - b, &event);
+		if (r == TP_UNDESCRIBED) {
+			pk->bytes = b;
+			pk->ts_end = clock;
+			pk->open = true;
+			return tp_cut_undescribed;
+		}
 		if (r < 0)
 			return "a record does not parse";
 		pk->events += event;
@@ -467,6 +512,17 @@ static void tp_walk_open(struct tp_cpu *c, const struct tring_persist_slot *s,
 	pk->open = true;
 }
 
+/* Keep the records of @pk before the cut, if any: the trace ends there. */
+static const char *tp_keep_cut(struct tring_persist_packet *pk,
+			       struct tring_persist_plan *p)
+{
+	if (pk->bytes > TRING_PACKET_HEADER_SIZE) {
+		p->events += pk->events;
+		p->nr++;
+	}
+	return tp_cut_undescribed;
+}
+
 /*
  * Lap @seq's sub-buffer into p->pk[p->nr], if it holds records: from the
  * ring, or, for a lap the reader took (TRING_MAP_TAKEN), from the
@@ -480,6 +536,7 @@ static const char *tp_one(struct tp_cpu *c, u64 seq, u64 spare,
 	struct tring_persist_packet *pk = &p->pk[p->nr];
 	const struct tring_packet_header *ph;
 	u64 clock = c->clock;
+	const char *why;
 
 	if (s->done < lap || s->done > lap + 1)
 		return "a slot's lap count is inconsistent";
@@ -494,7 +551,10 @@ static const char *tp_one(struct tp_cpu *c, u64 seq, u64 spare,
 	} else if (s->done == lap + 1) {
 		if (!tp_opened(c, ph, seq))
 			return "a complete packet's header is wrong";
-		if (tp_walk_complete(c, ph, pk))
+		why = tp_walk_complete(c, ph, pk);
+		if (why == tp_cut_undescribed)
+			return tp_keep_cut(pk, p);
+		if (why)
 			return "a complete packet does not parse";
 	} else if (!tp_opened(c, ph, seq)) {
 		/* Claimed, never opened: nothing may be committed. */
@@ -553,7 +613,9 @@ static u64 tp_spare(const struct tp_cpu *c, const u64 *used)
  * Every sub-buffer of the ring is checked, oldest first, and the time
  * must never go back along the stream. Any doubt about a complete
  * packet or the slots discards the whole CPU (@why says why); the open
- * packets are cut (@dropped_bytes).
+ * packets are cut (@dropped_bytes). A record of an event the metadata
+ * does not describe ends the trace: what comes before it is kept
+ * (@undescribed set).
  */
 void tring_persist_check_cpu(const struct tring_persist_view *v,
 			     unsigned int cpu, struct tring_persist_plan *p)
@@ -565,6 +627,7 @@ void tring_persist_check_cpu(const struct tring_persist_view *v,
 	p->events = 0;
 	p->dropped_bytes = 0;
 	p->inexact = false;
+	p->undescribed = false;
 	p->why = tp_cpu_init(v, cpu, &c) ?: tp_check_slots(&c, p->used);
 	if (p->why)
 		return;
@@ -573,6 +636,9 @@ void tring_persist_check_cpu(const struct tring_persist_view *v,
 	first = c.newest >= n - 1 ? c.newest - (n - 1) : 0;
 	for (seq = first; seq <= c.newest && !p->why; seq++)
 		p->why = tp_one(&c, seq, spare, p);
+	p->undescribed = p->why == tp_cut_undescribed;
+	if (p->undescribed)
+		p->why = NULL;
 	if (p->why) {
 		p->nr = 0;
 		p->events = 0;

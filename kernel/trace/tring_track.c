@@ -16,18 +16,23 @@
  *
  * The set is a bitmap of thread-group ids in the initial namespace,
  * PID_MAX_LIMIT bits (512 KiB on 64-bit), allocated while a set is in
- * force. A process leaves it when its last thread exits
- * (sched_process_exit with signal->live at zero), so that its number,
- * once reused, is not recorded by mistake; a set whose processes have
- * all exited records nothing until it is cleared.
+ * force. A process that exits keeps its bit: its threads' last
+ * sched_switch (do_task_dead()) and their sched_process_free (a grace
+ * period after the parent reaped them) are its own events and are
+ * recorded. Its number leaves the set when it is reused: every new
+ * process passes the fork probe before it first runs, which takes a
+ * number found in the set out of it (or, with follow, leaves it in for a
+ * tracked parent's child). A set whose processes have all exited
+ * records nothing until it is cleared; reading it shows only the
+ * processes that still exist.
  *
  * Concurrency: tring_track_lock serializes the files' writes, the
- * map's allocation and freeing, and the probes' registration. The map's
- * bits change with atomic bit operations: from the writes, from the fork
- * probe (follow) and from the exit probe, in task context with
- * preemption off. Event writers, in any context, NMI included, test
- * bits of the map they find under rcu_read_lock_sched; it is freed after
- * a grace period once unpublished.
+ * map's allocation and freeing, and the probe's registration. The map's
+ * bits change with atomic bit operations: from the writes and from the
+ * fork probe (task context, preemption off). Event writers, in any
+ * context, NMI included, test bits of the map they find under
+ * rcu_read_lock_sched; it is freed after a grace period once
+ * unpublished.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -57,12 +62,10 @@
 #define TRING_TRACK_WRITE_MAX	(64 * 1024)
 
 /*
- * Probes of a higher priority run first: the child joins before any
- * probe of the fork sees it, and the process leaves after every probe
- * of its exit, ours (sched_process_exit recorded) and perf's, ran.
+ * Probes of a higher priority run first: the child joins (or a reused
+ * number leaves) before any probe of the fork sees it.
  */
 #define TRING_TRACK_FORK_PRIO	(TRACEPOINT_DEFAULT_PRIO + 1)
-#define TRING_TRACK_EXIT_PRIO	(TRACEPOINT_DEFAULT_PRIO - 1)
 
 DEFINE_STATIC_KEY_FALSE(tring_track_key);
 
@@ -71,7 +74,6 @@ static unsigned long __rcu *tring_track_map;	/* see above */
 /* Written with WRITE_ONCE() under the lock, read by the fork probe. */
 static bool tring_track_follow;
 static struct tracepoint *tring_track_tp_fork;
-static struct tracepoint *tring_track_tp_exit;
 
 /**
  * tring_track_reject - the tracking check, out of line
@@ -95,62 +97,46 @@ bool tring_track_reject(const struct task_struct *a,
 	return reject;
 }
 
-/* Follow: a tracked process's child joins before it first runs. */
+/*
+ * A new process, before it first runs: with follow, the child of a
+ * tracked process joins; any other takes its number out of the set, where
+ * a process that had it before may have left it (see above).
+ */
 static void tring_track_fork(void *data, struct task_struct *parent,
 			     struct task_struct *child)
 {
 	unsigned long *map = rcu_dereference_sched(tring_track_map);
 
-	/* A new thread has its parent's tgid: nothing to add. */
-	if (map && READ_ONCE(tring_track_follow) &&
-	    test_bit(parent->tgid, map))
+	/* A new thread has its process's tgid, and its bit. */
+	if (!map || child->pid != child->tgid)
+		return;
+	if (READ_ONCE(tring_track_follow) && test_bit(parent->tgid, map)) {
 		set_bit(child->tgid, map);
-}
-
-/* The last thread of a process exits: its number may be reused. */
-static void tring_track_exit_probe(void *data, struct task_struct *p)
-{
-	unsigned long *map = rcu_dereference_sched(tring_track_map);
-
+		return;
+	}
 	/*
-	 * do_exit() decremented signal->live before this tracepoint with a
-	 * fully ordered atomic_dec_and_test(): it orders that store before
-	 * the test_bit() here, pairing with the smp_mb__after_atomic() in
-	 * tring_track_add(), so one of the two sides sees the other's store
-	 * and the bit of a dead process is cleared.
+	 * Orders the number's release by the process that had it (its
+	 * exit, signal->live at zero, came before) before the test_bit(),
+	 * pairing with the smp_mb__after_atomic() in tring_track_add(): a
+	 * write that set the bit of an exiting process either sees it dead
+	 * there, or its bit is seen and taken out here.
 	 */
-	if (map && !atomic_read(&p->signal->live) && test_bit(p->tgid, map))
-		clear_bit(p->tgid, map);
+	smp_mb();
+	if (test_bit(child->tgid, map))
+		clear_bit(child->tgid, map);
 }
 
-/* Attach or detach the fork and exit probes; under tring_track_lock. */
+/* Attach or detach the fork probe; under tring_track_lock. */
 static int tring_track_probes(bool on)
 {
-	int ret;
-
 	if (!on) {
 		tracepoint_probe_unregister(tring_track_tp_fork,
 					    tring_track_fork, NULL);
-		tracepoint_probe_unregister(tring_track_tp_exit,
-					    tring_track_exit_probe, NULL);
 		return 0;
 	}
-	ret = tracepoint_probe_register_prio(tring_track_tp_fork,
-					     tring_track_fork, NULL,
-					     TRING_TRACK_FORK_PRIO);
-	if (ret)
-		return ret;
-	ret = tracepoint_probe_register_prio(tring_track_tp_exit,
-					     tring_track_exit_probe, NULL,
-					     TRING_TRACK_EXIT_PRIO);
-	if (ret)
-		goto unregister_fork;
-	return 0;
-
-unregister_fork:
-	tracepoint_probe_unregister(tring_track_tp_fork, tring_track_fork,
-				    NULL);
-	return ret;
+	return tracepoint_probe_register_prio(tring_track_tp_fork,
+					      tring_track_fork, NULL,
+					      TRING_TRACK_FORK_PRIO);
 }
 
 /*
@@ -225,7 +211,10 @@ static int tring_track_parse(char *text, struct task_struct **tasks,
 			ret = -EINVAL;
 			goto put_tasks;
 		}
+		/* find_vpid() is valid under RCU only: the pid may be freed. */
+		rcu_read_lock();
 		tasks[n] = get_pid_task(find_vpid(nr), PIDTYPE_PID);
+		rcu_read_unlock();
 		if (!tasks[n]) {
 			ret = -ESRCH;
 			goto put_tasks;
@@ -254,7 +243,10 @@ static void tring_track_keep_only(unsigned long *map, const pid_t *tgids,
 	}
 }
 
-/* Add task @t's process to @map, unless it has exited meanwhile. */
+/*
+ * Add task @t's process to @map, unless it has exited meanwhile: its
+ * number may then be free, and a new process's.
+ */
 static void tring_track_add(unsigned long *map, struct task_struct *t)
 {
 	pid_t tgid = task_tgid_nr(t);
@@ -262,9 +254,9 @@ static void tring_track_add(unsigned long *map, struct task_struct *t)
 	set_bit(tgid, map);
 	/*
 	 * Orders the set_bit() before the read of signal->live, pairing
-	 * with the atomic_dec_and_test() before tring_track_exit_probe():
-	 * a process whose last thread passed its exit probe before the bit
-	 * was set is seen dead here and taken out again.
+	 * with the smp_mb() in tring_track_fork(): a process whose last
+	 * thread exited (and whose number a new process took) before the
+	 * bit was set is seen dead here and taken out again.
 	 */
 	smp_mb__after_atomic();
 	if (!atomic_read(&t->signal->live))
@@ -325,24 +317,27 @@ static ssize_t tring_track_pid_write(struct file *file,
 				     loff_t *ppos)
 {
 	struct seq_file *m = file->private_data;
-	/* The first write replaces the set (see above), the others add. */
-	bool replace = (unsigned long)m->private & TRING_TRACK_REPLACE;
+	/*
+	 * The first write that succeeds replaces the set (see above), the
+	 * others add: a write refused changes nothing, its retry included.
+	 * Two writes at once through one file may both replace: the set is
+	 * then one of theirs, as if they had come one after the other.
+	 */
+	unsigned long how = (unsigned long)READ_ONCE(m->private);
+	bool replace = how & TRING_TRACK_REPLACE;
 	struct task_struct **tasks;
 	int n, max = count / 2 + 1;
 	char *text;
 	int ret;
 
-	/*
-	 * Two writes at once through one file may both replace: the set is
-	 * then one of theirs, as if they had come one after the other.
-	 */
-	m->private = NULL;
+	/* A write came: the close no longer clears. */
+	WRITE_ONCE(m->private, (void *)(how & ~TRING_TRACK_TRUNC));
 	if (count > TRING_TRACK_WRITE_MAX)
 		return -EINVAL;
 	text = memdup_user_nul(ubuf, count);
 	if (IS_ERR(text))
 		return PTR_ERR(text);
-	tasks = kmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
+	tasks = kvmalloc_array(max, sizeof(*tasks), GFP_KERNEL);
 	ret = -ENOMEM;
 	if (!tasks)
 		goto free_text;
@@ -352,13 +347,15 @@ static ssize_t tring_track_pid_write(struct file *file,
 		goto free_tasks;
 	mutex_lock(&tring_track_lock);
 	ret = tring_track_apply(tasks, n, replace);
+	if (!ret)
+		WRITE_ONCE(m->private, NULL);
 	mutex_unlock(&tring_track_lock);
 	while (n--)
 		put_task_struct(tasks[n]);
 	if (!ret)
 		ret = count;
 free_tasks:
-	kfree(tasks);
+	kvfree(tasks);
 free_text:
 	kfree(text);
 	return ret;
@@ -458,16 +455,14 @@ static void tring_track_find_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_fork"))
 		tring_track_tp_fork = tp;
-	else if (!strcmp(tp->name, "sched_process_exit"))
-		tring_track_tp_exit = tp;
 }
 
 /**
  * tring_track_init - create the tracking files
  * @root: /sys/kernel/debug/tring.
  *
- * Without the fork and exit tracepoints, with the prototypes the probes
- * have, tracking is left out with a message: the files are not made.
+ * Without the fork tracepoint, with the prototype the probe has,
+ * tracking is left out with a message: the files are not made.
  *
  * Return: 0 or -errno from debugfs.
  */
@@ -476,12 +471,11 @@ int tring_track_init(struct dentry *root)
 	struct dentry *dir, *f;
 
 	for_each_kernel_tracepoint(tring_track_find_tp, NULL);
-	if (!tring_track_tp_fork || !tring_track_tp_exit ||
+	if (!tring_track_tp_fork ||
 	    !TRING_PROTO_OK(sched_process_fork,
 			    PARAMS(struct task_struct *parent,
-				   struct task_struct *child)) ||
-	    !TRING_PROTO_OK(sched_process_exit, PARAMS(struct task_struct *p))) {
-		pr_info("process tracking left out: sched_process_fork/exit differ in this kernel\n");
+				   struct task_struct *child))) {
+		pr_info("process tracking left out: sched_process_fork differs in this kernel\n");
 		return 0;
 	}
 	dir = debugfs_create_dir("tracking", root);

@@ -567,8 +567,34 @@ static void t_metadata(void)
 	region_buffer(&r);
 	for (seq = 0; seq < 3000; seq++)
 		write_seq(r.buf, seq);
-	check(crash(&r, 0, &g), "records of an undescribed id: CPU discarded");
-	check_eq(g.nr, 0);
+	check(!crash(&r, 0, &g), "records of an undescribed id: the CPU is kept");
+	check(g.plan.undescribed && !g.bad, "cut before the first of them");
+	region_free(&r);
+}
+
+/*
+ * An event enabled after the last metadata kept: the trace is cut at its
+ * first record, and every record before it is kept (not the whole CPU
+ * discarded).
+ */
+static void t_undescribed(void)
+{
+	struct region r;
+	struct got g;
+	u64 k;
+
+	region_make(&r);
+	set_layout(&r, &evs[1], 2);	/* t:str, in no metadata kept */
+	region_buffer(&r);
+	for (k = 0; k < 500; k++)
+		write_seq(r.buf, 12 * k);	/* t:fixed */
+	write_seq(r.buf, 1);			/* t:str */
+	for (k = 0; k < 10; k++)
+		write_seq(r.buf, 12 * k);
+	check(!crash(&r, 0, &g), "not discarded");
+	check(g.plan.undescribed, "cut at the undescribed record");
+	check_eq(g.plan.events, 500);
+	check(g.plan.nr >= 2, "the packets before it kept: %u", g.plan.nr);
 	region_free(&r);
 }
 
@@ -633,6 +659,7 @@ int main(void)
 		{ t_reader, "persist: laps a reader holds come from its sub-buffer" },
 		{ t_other_versions, "persist: another version or geometry is refused" },
 		{ t_metadata, "persist: metadata copies, undescribed ids" },
+		{ t_undescribed, "persist: an undescribed record cuts the trace, what came before is kept" },
 		{ t_fuzz, "persist: random damage is read safely or refused" },
 	};
 	unsigned int i;

@@ -419,6 +419,29 @@ if [ -f "$tp.expect" ]; then
 	check "track-p: -p $tpid: $got (want $want)" test "$got" = "$want"
 fi
 
+# track-death: a tracked process that exited. Its exit is recorded, and
+# after it the process's last sched_switch, the one that switches it out
+# for good (do_task_dead()), is the last switch naming it.
+td=$traces/track-death
+if [ -f "$td.expect" ]; then
+	check "track-death: babeltrace2 reads the trace" bt "$td"
+	read -r dpid <"$td.expect"
+	last=$(awk -v p="$dpid" '
+		function f(name,   v) {
+			v = $0
+			if (!sub(".*[{ ]" name " = ", "", v))
+				return ""
+			sub(/[,} ].*/, "", v)
+			return v
+		}
+		/ sched_process_exit: / && f("tid") == p { exited = 1; last = "exit" }
+		/ sched_switch: / && f("prev_tid") == p { last = (exited ? "out-after-exit" : "out") }
+		/ sched_switch: / && f("next_tid") == p { last = "in" }
+		END { print last }' "$td.bt")
+	check "track-death: $dpid's last switch-out after its exit is kept (last seen: '$last')" \
+		test "$last" = out-after-exit
+fi
+
 # --- generic-all: a second of every generic event on, under load --------------
 ga=$traces/generic-all
 if [ -d "$ga" ]; then

@@ -15,7 +15,8 @@
 #   PART    crash (sysrq c, then read back), reboot (reboot -f, then read
 #           back; then a live recording in the region, and a second load
 #           offering it), damaged (the region damaged six ways),
-#           reserve_mem (6.12: the region from reserve_mem=), bench (the
+#           cpus (written on 4 vCPUs, read on 2), reserve_mem (6.12: the
+#           region from reserve_mem=), bench (the
 #           write cost with and without persist=, printed); default:
 #           crash reboot damaged, and reserve_mem on 6.12.
 # TAP on stdout.
@@ -41,7 +42,7 @@ shift 2
 parts=${*:-crash reboot damaged $([ "$series" = 6.12 ] && echo reserve_mem)}
 read -r image kdir <<<"$k"
 guest_modules "$kdir" >/dev/null || exit 1
-make -C "$top" -s tools >/dev/null || exit 1
+make -C "$top" -s tools selftests >/dev/null || exit 1
 moddir=$(guest_moddir "$kdir")
 rm -rf "$out"
 mkdir -p "$out"
@@ -62,6 +63,10 @@ run_step record sh -c '
 		i=\$((i + 1))
 	done
 	/tests/workload.sh >/dev/null 2>&1
+	# An event enabled just before the crash: described in the region
+	# before its first record, so nothing after it is lost.
+	echo kmem:kmalloc > \$T/events/generic_events &&
+		echo 1 > \$T/events/kmem/kmalloc/enable
 	echo "persist last marker" > \$T/trace_marker
 	echo TRING-PERSIST-MARKED'
 sync
@@ -73,10 +78,13 @@ plan_read() {
 	cat <<EOF
 run_step refuse sh -c '! insmod /lib/tring/tring.ko persist=0x20000000:16M &&
 	! insmod /lib/tring/tring.ko persist=0xfee00000:4K &&
-	dmesg | grep "not memory reserved with memmap"'
+	! insmod /lib/tring/tring.ko persist=0xfffc0000:256K &&
+	! insmod /lib/tring/tring.ko persist=0x2ff00000:2M &&
+	test "\$(dmesg | grep -c "not memory reserved with memmap")" = 4'
 run_step load insmod /lib/tring/tring.ko persist=$region
 run_step kept sh -c 'dmesg | grep -E "tring: (last boot|persist)"'
 run_step save tring-record -q --instance last_boot -o /results/last_boot
+run_step frozen /tests/tring_flush_frozen /sys/kernel/debug/tring/instances/last_boot/per_cpu/cpu0/stream
 run_step release sh -c '
 	L=/sys/kernel/debug/tring/instances/last_boot
 	exec 3<\$L/per_cpu/cpu0/stream
@@ -106,7 +114,8 @@ boot() {
 	printf '%s\n' "$2" >"$out/plan-$1"
 	"$top/tools/testing/vm/mkinitramfs.sh" "$out/$1.cpio.gz" "$out/plan-$1" \
 		"$moddir" "$top/build/tools/tring-record" \
-		"$top/tools/testing/vm/workload.sh" >/dev/null || return 1
+		"$top/tools/testing/vm/workload.sh" \
+		"$top/build/selftests/tring_flush_frozen" >/dev/null || return 1
 	TRING_VM_ACCEL=$accel TRING_VM_MEMFILE=$out/ram \
 		"$top/tools/testing/vm/run-guest.sh" "$image" "$out/$1.cpio.gz" \
 		"$out/$1" 600 "$cmdline" || [ "${1%-before}" != "$1" ]
@@ -129,7 +138,7 @@ round() {
 		"$label: the first boot recorded its markers and went down"
 	boot "$label-after" "$(plan_read)"
 	d=$out/$label-after/results
-	for s in refuse load kept save release live reload unload; do
+	for s in refuse load kept save frozen release live reload unload; do
 		ok "$([ "$(cat "$d/$s.rc" 2>/dev/null)" = 0 ]; echo $?)" "$label: guest step $s"
 	done
 	sed 's/^/# /' "$d/kept.out" 2>/dev/null
@@ -145,6 +154,8 @@ round() {
 	ok "$([ "$order" != bad ] && [ "${order:-0}" -gt 0 ]; echo $?)" \
 		"$label: markers in order up to $markers ($order of them kept)"
 	ok "$(grep -q 'sched_switch' "$tr"; echo $?)" "$label: the workload's events are there"
+	ok "$(grep -q ' kmalloc: ' "$tr"; echo $?)" \
+		"$label: a generic event enabled just before the crash is read back"
 	ok "$(babeltrace2 "$d/live" 2>/dev/null | grep -c 'persist live marker' | grep -qx 1; echo $?)" \
 		"$label: tring-record reads the buffer in the region (mapped pages of the region)"
 	ok "$(babeltrace2 "$d/reload" 2>/dev/null | grep -c 'persist live marker' | grep -qx 1; echo $?)" \
@@ -198,6 +209,35 @@ damaged() {
 	rm -f "$out/ram" "$out/region"
 }
 
+# cpus: a region written by a 4-vCPU boot, read by a 2-vCPU one: CPUs 0
+# and 1 are kept, 2 and 3 named as left out (their ids are beyond this
+# boot's), and nothing touches per-CPU data of CPUs the boot lacks.
+cpus() {
+	local d=$out/cpus-after/results c
+
+	rm -f "$out/ram"
+	TRING_VM_SMP=4 boot cpus-before "$(plan_crash "echo c > /proc/sysrq-trigger")"
+	ok "$(grep -q TRING-PERSIST-MARKED "$out/cpus-before/console.log"; echo $?)" \
+		"cpus: a 4-vCPU boot recorded its markers and went down"
+	boot cpus-after "$(plan_damaged)"
+	for s in load kept save unload; do
+		ok "$([ "$(cat "$d/$s.rc" 2>/dev/null)" = 0 ]; echo $?)" "cpus: 2-vCPU guest step $s"
+	done
+	sed 's/^/# /' "$d/kept.out" 2>/dev/null
+	for c in 2 3; do
+		ok "$(grep -q "last boot: CPU $c's [0-9]* events left out: this boot has no CPU $c" \
+			"$d/kept.out"; echo $?)" "cpus: CPU $c's events named as left out"
+	done
+	for c in 0 1; do
+		ok "$(grep -q "last boot: CPU $c: [0-9]* sub-buffers" "$d/kept.out"; echo $?)" \
+			"cpus: CPU $c's events kept"
+	done
+	# The markers' CPU is the scheduler's choice: only the reading is checked.
+	ok "$(babeltrace2 "$d/last_boot" 2>/dev/null | grep -q 'cpu_id = [01][ ,}]'; echo $?)" \
+		"cpus: the trace kept reads, with events of CPUs 0 and 1"
+	rm -f "$out/ram"
+}
+
 # The write path's cost, persist= against the same buffer in pages of its
 # own (overwrite mode, 64 sub-buffers of 64 KiB): bench/fill's 64-byte
 # events on CPU 0, rounds alternating which goes first. Printed, not
@@ -246,6 +286,7 @@ for p in $parts; do
 	crash) round "echo c > /proc/sysrq-trigger" crash ;;
 	reboot) round "reboot -f" reboot ;;
 	damaged) damaged ;;
+	cpus) cpus ;;
 	reserve_mem)
 		# reserve_mem= (6.12): memblock places it, the same place each
 		# boot without KASLR.

@@ -24,6 +24,7 @@
 #   wakeup    (6.3 and later) ipi:ipi_send_cpu is tring's own probe: the
 #             wakeups tring raises inside generic handlers are recorded,
 #             /results/traces/wakeup/ for check-traces.sh
+#   unload    a module's event, then tring, unloaded with a filter in force
 #   budget    past generic_mem_kb an enable fails with ENOMEM, and says so
 #
 # It reloads tring (a module must load before it) and leaves tring and
@@ -328,6 +329,19 @@ fi
 wait $bulk
 echo "# after the bulk enable: $(tr '\n' ' ' <$T/events/generic_stats)"
 echo 0 >$T/events/generic_enable
+
+# --- unload with a filter in force -------------------------------------------
+# An event freed with its filter still set: the filters' static key is
+# turned in process context, never in the RCU callback that frees the
+# event (it sleeps: the debug kernels' atomic-sleep check reports it).
+# Once by its module going, once by tring going.
+insmod $M/tring_tp_b.ko
+echo 'seq < 5' >$B/filter && rmmod tring_tp_b && [ ! -e $B ]
+tap_ok $? "unload: tring_tp_b unloaded with a filter in force on its event"
+insmod $M/tring_tp_b.ko
+echo 'seq < 5' >$B/filter && rmmod tring_test && rmmod tring &&
+	insmod $M/tring.ko && insmod $M/tring_test.ko && rmmod tring_tp_b
+tap_ok $? "unload: tring unloaded with a filter in force on a generic event, loaded again"
 
 # --- budget -------------------------------------------------------------------
 P=/sys/module/tring/parameters/generic_mem_kb

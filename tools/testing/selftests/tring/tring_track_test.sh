@@ -7,7 +7,9 @@
 # the buffer took is the sum of events_written over the CPUs.
 #
 #   bad       a PID that names no process (ESRCH), text, zero, a negative
-#             number: each write fails and the set stays as it was
+#             number: each write fails and the set stays as it was; a
+#             retry through the same file replaces it; 300 processes
+#             written as they exit
 #   set       the set holds what was written (>), added (>>), replaced
 #   markers   with this shell tracked, its markers are recorded and its
 #             untracked child's are not; with follow, children and
@@ -15,6 +17,8 @@
 #   fork      fork and exit events: a tracked parent's forks are
 #             recorded; its children's exits only with follow
 #   exit      a tracked process that exits leaves the set
+#   death     a tracked process's free is recorded once, after its exit;
+#             its last switch-out in track-death for check-traces.sh
 #   clear     ": >" clears the set: every process is recorded again
 #   record    tring-record -- COMMAND (tring_track_work: threads,
 #             grandchildren, an early exit) while the same tree runs
@@ -82,6 +86,29 @@ for bad in 99999999 abc 0 -5 "$bg x" "$bg,,99999999"; do
 	tap_ok $? "bad: '$bad' refused ($(cat /tmp/track.err | sed 's/.*: //')), the set is $L"
 done
 
+# A write refused leaves the open file as it was: retried, it replaces.
+echo $$ >$K/pid
+exec 3>$K/pid
+echo 99999999 >&3 2>/dev/null
+echo $bg >&3
+exec 3>&-
+get_list
+[ "$L" = "$bg" ]
+tap_ok $? "bad: a write retried after ESRCH replaces the set: $L (want $bg)"
+# Processes that die while their numbers are written (the lookup under
+# RCU: KASAN reports a use after free otherwise).
+i=0 refused=0
+while [ $i -lt 300 ]; do
+	sh -c 'exit 0' &
+	echo $! >$K/pid 2>/dev/null || refused=$((refused + 1))
+	wait $!
+	i=$((i + 1))
+done
+echo $bg >$K/pid
+get_list
+[ "$L" = "$bg" ]
+tap_ok $? "bad: 300 short-lived processes written as they exit ($refused refused with ESRCH), then the set is $L"
+
 # --- set ----------------------------------------------------------------------
 both=$(printf '%s\n' $$ $bg | sort -n | tr '\n' ' ' | sed 's/ $//')
 echo $$ >>$K/pid
@@ -142,6 +169,46 @@ wait $bg 2>/dev/null
 get_list
 [ "$had" = "$both" ] && [ "$L" = "$$" ]
 tap_ok $? "exit: $bg left the set when it exited ($had, then $L)"
+
+# --- death --------------------------------------------------------------------
+# A tracked process that exits: its free (a grace period after it is
+# reaped) is recorded, exactly once; with the switches on, its last
+# switch-out too (check-traces.sh reads track-death).
+echo 0 >$T/events/tring/marker/enable
+rm -f /tmp/track.fifo
+mkfifo /tmp/track.fifo
+sh -c 'read x </tmp/track.fifo' &
+c=$!
+echo $c >$K/pid
+echo 1 >$T/events/sched/sched_process_free/enable
+count_written; w0=$W
+echo go >/tmp/track.fifo
+wait $c
+# The free comes a grace period after the reaping: wait for it (10 s at
+# most), then a little longer for a second one that must not come.
+i=0
+while count_written; [ $((W - w0)) = 0 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	i=$((i + 1))
+done
+sleep 0.2
+count_written
+[ $((W - w0)) = 1 ]
+tap_ok $? "death: a tracked process's sched_process_free recorded: $((W - w0)) (want 1)"
+echo 0 >$T/events/sched/sched_process_free/enable
+sh -c 'read x </tmp/track.fifo' &
+c=$!
+tring-record -q --no-statedump -b 1024 -e sched_switch -e sched_process_exit \
+	-e sched_process_free -p $c -o $OUT/track-death &
+rec=$!
+recording $OUT/track-death $rec
+echo go >/tmp/track.fifo
+wait $c
+kill -INT $rec
+wait $rec
+tap_ok $? "death: tring-record -p of a process that exits: exit status"
+echo $c >$OUT/track-death.expect
+rm -f /tmp/track.fifo
 
 # --- clear --------------------------------------------------------------------
 echo 1 >$T/events/tring/marker/enable
