@@ -248,6 +248,15 @@ static_checks() {
 		"$(guest_kernel 6.1 | cut -d' ' -f2)"
 	one static abi-rename "$top/scripts/abi-rename.sh" \
 		"$(guest_kernel 6.1 | cut -d' ' -f2)"
+	# Every system call's arguments by name on both Debian kernels, the
+	# names supplied for those the headers leave unnamed checked against
+	# the 6.1 source's SYSCALL_DEFINE<n>() where it is unpacked.
+	k=$("$VM/build-debug-kernel.sh" --src)
+	# shellcheck disable=SC2046
+	one static syscall-names "$top/scripts/syscall-names.sh" \
+		$([ -d "$k/arch/x86" ] && echo -s "$k") \
+		"$(guest_kernel 6.1 | cut -d' ' -f2)" \
+		"$(guest_kernel 6.12 | cut -d' ' -f2)"
 }
 want static && static_checks
 

@@ -485,13 +485,15 @@ static unsigned int tring_note_left_out(void)
 
 /*
  * System call entries: sys_<name> for every call of the x86_64 system
- * call table of the kernel built against, with the arguments its
- * prototype in linux/syscalls.h names, by those names; an argument that
- * is a path (a const char __user * named filename, pathname or path) is
- * recorded as text, as the last field. tring_syscalls.h is generated
- * from those headers at build time (tring_syscalls.awk); a call without
- * a prototype there (the few x86 defines itself) gets its six raw
- * arguments, arg0 to arg5.
+ * call table of the kernel built against, with its arguments by the
+ * names its prototype in linux/syscalls.h gives them, or, for the
+ * arguments a prototype leaves unnamed and the calls x86 defines itself,
+ * by the names of their SYSCALL_DEFINE<n>() (tring_syscalls.awk lists
+ * those); an argument that is a path (a const char __user * named
+ * filename, pathname or path) is recorded as text, as the last field.
+ * tring_syscalls.h is generated from those headers at build time
+ * (tring_syscalls.awk); a call neither knows (one a later kernel adds
+ * outside linux/syscalls.h) gets its six raw arguments, arg0 to arg5.
  */
 
 /**

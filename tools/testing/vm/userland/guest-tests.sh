@@ -113,6 +113,100 @@ tring_tests() {
 	cp $tr/.tring-record.summary $R/tring-record.summary 2>/dev/null
 }
 
+# --- LTTng's analyses on a tring trace ----------------------------------------------
+# python3-lttnganalyses (lttng-cputop, lttng-syscallstats, lttng-iousagetop)
+# on a tring trace of a workload making the calls whose arguments the
+# kernel's headers leave unnamed: sendto and recvfrom (on a socketpair),
+# pselect6 (Python's select.select() with glibc), mmap. Every analysis
+# runs lttnganalyses' I/O state, which reads recvfrom's size and sendto's
+# len: a missing field stops it ("Cannot run analysis: 'size'"). The
+# workload names itself netwl (/proc/self/comm), then sleeps: the
+# analyses take a thread's name from sched_switch's next_comm.
+ANALYSES_N=200
+analyses_workload() {
+	cat >/dev/shm/netwl.py <<'PY'
+import mmap, select, socket, sys, time
+with open('/proc/self/comm', 'w') as f:
+    f.write('netwl')
+time.sleep(0.2)
+a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
+for i in range(int(sys.argv[1])):
+    a.send(b'x' * 4096)
+    if select.select([b], [], [], 5.0)[0] != [b]:
+        sys.exit('netwl: nothing to read')
+    b.recvfrom(8192)
+    m = mmap.mmap(-1, 4096)
+    m.close()
+time.sleep(0.2)
+PY
+	python3 /dev/shm/netwl.py $ANALYSES_N
+}
+
+# analysis NAME TRACE: lttng-NAME on TRACE into TRACE.NAME; it succeeds
+# and says nothing of an analysis it could not run.
+analysis() {
+	lttng-"$1" --no-progress "$2" >"$2.$1" 2>&1
+	local rc=$?
+	sed "s/^/#   lttng-$1: /" "$2.$1" | head -n 60
+	[ $rc = 0 ] && ! grep -q "Cannot run analysis\|^Error" "$2.$1"
+}
+
+# cputop_netwl TRACE: lttng-cputop names netwl.
+cputop_netwl() {
+	analysis cputop "$1" && grep -q ' netwl (' "$1.cputop"
+}
+
+# syscallstats_netwl TRACE: lttng-syscallstats' section of netwl lists
+# sendto, recvfrom and pselect6 ANALYSES_N times or more, and mmap.
+syscallstats_netwl() {
+	analysis syscallstats "$1" && awk -v n=$ANALYSES_N '
+		/^netwl \(/ { s = 1; next }
+		/^-----/ { s = 0 }
+		s && $1 == "-" && $2 ~ /^(sendto|recvfrom|pselect6|mmap)$/ &&
+			$3 >= ($2 == "mmap" ? 1 : n) { f[$2] = 1 }
+		END { exit !(f["sendto"] && f["recvfrom"] && f["pselect6"] && f["mmap"]) }' \
+		"$1.syscallstats"
+}
+
+# iousagetop_netwl TRACE: lttng-iousagetop's per-process read and write
+# tops list netwl.
+iousagetop_netwl() {
+	analysis iousagetop "$1" && awk '
+		/^Per-process I\/O Read/ { s = "r"; next }
+		/^Per-process I\/O Write/ { s = "w"; next }
+		/^Per-/ || /^$/ { s = "" }
+		s && / netwl \(/ { f[s] = 1 }
+		END { exit !(f["r"] && f["w"]) }' "$1.iousagetop"
+}
+
+analyses_tests() {
+	local tr=/tmp/analyses-trace rec
+	case $K in
+	6.1.*) ;;
+	*)
+		skip "LTTng analyses on a tring trace" "run on the 6.1 guests (the 6.12 table: make check's static syscall-names)"
+		return ;;
+	esac
+	t "analyses: modprobe tring" modprobe tring || return
+	tring-record -q -o $tr -e sched_switch -e syscall_entry -e exit_syscall &
+	rec=$!
+	sleep 1
+	t "analyses: the workload sends, selects, receives and maps $ANALYSES_N times" analyses_workload
+	sleep 0.5
+	kill -INT $rec
+	t "analyses: tring-record records it (exit status 0)" wait $rec
+	t "analyses: babeltrace2 reads the trace" bt_read $tr || { rmmod tring; return; }
+	t "analyses: sys_sendto's len, sys_recvfrom's size, sys_mmap's len, sys_pselect6's n, by name" \
+		bash -c "grep -q ' sys_sendto: .* len = 4096,' $tr.txt && grep -q ' sys_recvfrom: .* size = 8192,' $tr.txt &&
+			grep -q ' sys_mmap: .* len = 4096,' $tr.txt && grep -q ' sys_pselect6: .*{ n = ' $tr.txt"
+	t "analyses: lttng-cputop reads the trace and names netwl" cputop_netwl $tr
+	t "analyses: lttng-syscallstats counts netwl's sendto, recvfrom, pselect6 and mmap" \
+		syscallstats_netwl $tr
+	t "analyses: lttng-iousagetop counts netwl's bytes read and written" \
+		iousagetop_netwl $tr
+	t "analyses: rmmod tring" rmmod tring
+}
+
 # --- LTTng -------------------------------------------------------------------------
 lttng_tests() {
 	local tr=/tmp/lttng-trace n s
@@ -190,7 +284,10 @@ for g in ${ONLY:-tring relay LTTng trace-cmd perf}; do
 	case $g in
 	tring) timed tring tring_tests ;;
 	relay) timed relay relay_tests ;;
-	LTTng) timed LTTng lttng_tests ;;
+	LTTng)
+		timed "LTTng analyses" analyses_tests
+		timed LTTng lttng_tests
+		;;
 	trace-cmd) timed trace-cmd tracecmd_tests ;;
 	perf) timed perf perf_tests ;;
 	esac
