@@ -90,14 +90,19 @@ run_step release sh -c '
 	exec 3<\$L/per_cpu/cpu0/stream
 	! rmmod tring 2>/dev/null || exit 1
 	echo 1 > \$L/release
-	sleep 1
+	i=0
+	while test -e \$L && [ \$i -lt 100 ]; do sleep 0.1; i=\$((i + 1)); done
 	! test -e \$L || exit 1
 	exec 3<&-'
 run_step live sh -c '
 	T=/sys/kernel/debug/tring
 	tring-record -q -o /results/live &
 	rec=\$!
-	sleep 1
+	# Recording once its metadata is made (its SIGINT handler is in place).
+	while [ ! -f /results/live/kernel/metadata ]; do
+		kill -0 \$rec || exit 1
+		sleep 0.1
+	done
 	echo 1 > \$T/events/enable
 	echo "persist live marker" > \$T/trace_marker
 	echo 0 > \$T/events/enable

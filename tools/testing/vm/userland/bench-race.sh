@@ -248,6 +248,20 @@ rec_wait() {
 	up "$1: the recorder was not ready after 60 s"
 }
 
+# tring_recording PID: wait (60 s at most) until tring-record PID records
+# into $O (its metadata made, after its signal handlers are in place) or
+# has exited; streamed elsewhere (TRING_DEST), until its process is up.
+tring_recording() {
+	local i
+	for i in $(seq 600); do
+		kill -0 "$1" 2>/dev/null || return 1
+		[ -n "${TRING_DEST:-}" ] && [ -d "/proc/$1" ] && return 0
+		[ -f "$O/kernel/metadata" ] && return 0
+		sleep 0.1
+	done
+	up "tring-record was not recording after 60 s"
+}
+
 # ft_events: the events of FT_EVENTS, one SYSTEM/EVENT a line, its
 # globs (syscalls:*) expanded
 ft_events() {
@@ -323,7 +337,7 @@ run_tring() {
 	$TRING_WRAP tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS \
 		${TRING_DEST:--o $O} --summary $O/.tring-record.summary &
 	pid=$!
-	sleep 1
+	tring_recording $pid
 	for e in $TRING_EVENTS; do echo 1 >$T/events/$e/enable; done
 	kmark
 	res=$(storm $(wl_args "$1"))
@@ -750,7 +764,7 @@ alone_fill() {
 	# shellcheck disable=SC2086
 	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS -o $O &
 	pid=$!
-	sleep 1
+	tring_recording $pid
 	echo "tring $ALONE 0" >$T/bench/fill
 	res=$(cat $T/bench/fill)
 	kill -TERM $pid

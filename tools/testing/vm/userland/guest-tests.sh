@@ -90,7 +90,7 @@ tring_tests() {
 	echo 1 >$T/events/enable
 	tring-record -q -o $tr &
 	local rec=$!
-	sleep 1
+	recording $tr $rec
 	$W
 	echo 0 >$T/events/enable
 	kill -INT $rec
@@ -190,7 +190,7 @@ analyses_tests() {
 	t "analyses: modprobe tring" modprobe tring || return
 	tring-record -q -o $tr -e sched_switch -e syscall_entry -e exit_syscall &
 	rec=$!
-	sleep 1
+	recording $tr $rec
 	t "analyses: the workload sends, selects, receives and maps $ANALYSES_N times" analyses_workload
 	sleep 0.5
 	kill -INT $rec
@@ -269,6 +269,15 @@ perf_tests() {
 	n=$(grep -c 'sched:sched_switch:' $f.txt)
 	note "$(perf --version): $n sched_switch events"
 	t "perf: script shows sched_switch events ($n)" test "$n" -gt 0
+}
+
+# recording DIR PID: wait until tring-record PID records into DIR (its
+# metadata made, after its SIGINT handler is in place), or has exited.
+recording() {
+	while [ ! -f "$1/kernel/metadata" ]; do
+		kill -0 "$2" 2>/dev/null || return 1
+		sleep 0.1
+	done
 }
 
 # timed NAME FUNCTION: run a group of tests, say how long it took
