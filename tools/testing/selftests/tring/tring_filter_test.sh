@@ -12,10 +12,12 @@
 #             tring, both on over one workload: the same count of events
 #             (sched_process_exec's filename, exit_syscall's id and ret
 #             against raw_syscalls/sys_exit, sys_openat's flags and mode
-#             against syscalls/sys_enter_openat; common_pid)
+#             against syscalls/sys_enter_openat; common_pid; ftrace's
+#             CPU, cpu, common_cpu, COMM and comm; "\" in a glob)
 #   strings   sys_openat's path (a user string ftrace 6.1 cannot filter):
 #             exact counts of the workload's opens
-#   bad       refused filters change nothing, and say where
+#   bad       refused filters change nothing, and say where; " 0"
+#             clears, as ftrace
 #   fuzz      1000 generated filters on sys_openat while it fires on
 #             every CPU: taken or EINVAL, never anything else
 #   record    tring-record -e sys_openat --filter: the trace goes to
@@ -135,6 +137,9 @@ syscalls/exit_syscall raw_syscalls/sys_exit id == 257 && ret >= 0 && common_pid 
 syscalls/sys_openat syscalls/sys_enter_openat flags & 0x40
 syscalls/sys_openat syscalls/sys_enter_openat !(flags & 0x40) && mode == 0
 syscalls/sys_openat syscalls/sys_enter_openat flags & 0x200 && mode == 0666
+sched/sched_process_exec sched/sched_process_exec filename ~ "/bin/fa\lse" || filename ~ "*/tru\*"
+syscalls/sys_openat syscalls/sys_enter_openat COMM == "cat" || comm ~ "s?" && CPU >= 0
+syscalls/sys_openat syscalls/sys_enter_openat common_cpu == 0 || cpu > 0 && COMM != "cat"
 EOF
 else
 	tap_ok 0 "ftrace: # SKIP no ftrace system call events in this kernel"
@@ -171,6 +176,15 @@ done
 echo 0 >$F
 [ "$(cat $F)" = none ]
 tap_ok $? "bad: 0 clears the filter"
+# Blanks as ftrace takes them: " 0" and a tab before "0" clear too.
+st=
+for clear in ' 0' '	0  '; do
+	echo 'flags & 0x40' >$F
+	echo "$clear" >$F
+	st="$st $?:$(cat $F)"
+done
+[ "$st" = " 0:none 0:none" ]
+tap_ok $? "bad: ' 0' and a tab, 0 clear the filter, as ftrace:$st"
 
 # --- fuzz ---------------------------------------------------------------------
 # 1000 generated filters on sys_openat, every other one broken by a
