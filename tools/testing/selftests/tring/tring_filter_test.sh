@@ -16,6 +16,8 @@
 #             CPU, cpu, common_cpu, COMM and comm; "\" in a glob)
 #   strings   sys_openat's path (a user string ftrace 6.1 cannot filter):
 #             exact counts of the workload's opens
+#   faults    opens of a path not mapped in: recorded with an empty
+#             filename and counted in events/syscalls/path_faults
 #   bad       refused filters change nothing, and say where; " 0"
 #             clears, as ftrace
 #   fuzz      1000 generated filters on sys_openat while it fires on
@@ -161,6 +163,42 @@ only syscalls/sys_openat 'filename ~ "/tmp/flt_c*"'
 echo 0 >$T/overwrite
 [ "$n_tring" = 6 ]
 tap_ok $? "strings: in overwrite mode, sys_openat 'filename ~ \"/tmp/flt_c*\"': $n_tring (want 6)"
+
+# --- faults -------------------------------------------------------------------
+# The probe reads a path without faulting: one not mapped in is recorded
+# (and filtered) as "", and counted per call in events/syscalls/path_faults.
+# tring_pathfault opens its path 5 times from a page not mapped in, then
+# once from its stack; COMM picks its own calls.
+pf_count() {
+	n=$(sed -n 's/^sys_openat //p' $S/path_faults)
+	echo "${n:-0}"
+}
+p0=$(pf_count)
+echo 'filename == "" && COMM == "tring_pathfault"' >$S/sys_openat/filter
+echo 1 >$S/sys_openat/enable
+count_written; w0=$W
+"$(dirname "$0")/tring_pathfault" /tmp/flt_pf 5
+rc=$?
+count_written
+echo 0 >$S/sys_openat/enable
+echo 0 >$S/sys_openat/filter
+p1=$(pf_count)
+msg="$((W - w0)) recorded as '' (want 5), path_faults +$((p1 - p0)) (want 5+)"
+[ $rc = 0 ] && [ $((W - w0)) = 5 ] && [ $((p1 - p0)) -ge 5 ]
+tap_ok $? "faults: 5 opens of a path not mapped in: $msg, exit $rc"
+only_pf() {
+	echo "$1" >$S/sys_openat/filter || return 1
+	echo 1 >$S/sys_openat/enable
+	count_written; w0=$W
+	"$(dirname "$0")/tring_pathfault" /tmp/flt_pf 5 || return 1
+	count_written
+	echo 0 >$S/sys_openat/enable
+	echo 0 >$S/sys_openat/filter
+	n_tring=$((W - w0))
+}
+only_pf 'filename == "/dev/null" && comm == "tring_pathfault"'
+[ $? = 0 ] && [ "$n_tring" = 1 ]
+tap_ok $? "faults: the same path from the stack is read: $n_tring (want 1)"
 
 # --- bad ----------------------------------------------------------------------
 F=$S/sys_openat/filter
