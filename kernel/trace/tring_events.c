@@ -20,6 +20,7 @@
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/blkdev.h>
 #include <linux/blktrace_api.h>
 #include <linux/build_bug.h>
@@ -790,6 +791,17 @@ void tring_module_events_show(struct seq_file *m,
 static DEFINE_PER_CPU(char[TRING_TEXT_MAX], tring_sys_path_text);
 
 /*
+ * Per call, the entries whose path could not be read without faulting
+ * (not in memory, or a bad pointer: both fail alike), so recorded and
+ * filtered as "": events/syscalls/path_faults. Incremented by the probe
+ * on any CPU with atomic_long_inc() (no ordering: a count orders
+ * nothing), read by the file with atomic_long_read(), each counter on
+ * its own: a read sees every increment done before it began, and maybe
+ * some done during it. Never reset.
+ */
+static atomic_long_t tring_sys_path_faults[TRING_NR_SYSCALLS];
+
+/*
  * Copy the arguments of call @sc, all but its path, to @to: as many as
  * its description's fixed part holds.
  */
@@ -826,21 +838,47 @@ static bool tring_sys_keep(const struct tring_filter *f,
 	return tring_filter_match(f, rec, TRING_FREC_PID(size) + sizeof(pid));
 }
 
-/* Copy the path of a call into the CPU's buffer: its length (0 on a fault). */
+/*
+ * Copy the path of a call into the CPU's buffer: its length (0 on a
+ * fault, counted unless the path is NULL, which some calls take).
+ */
 static long tring_sys_path(const struct tring_sys_call *sc,
 			   const unsigned long *args, char *text)
 {
+	const char __user *path = (const char __user *)args[sc->path - 1];
 	long n;
 
-	/* Without faulting: probes run with preemption disabled. */
+	/*
+	 * Without faulting: the probe runs in the tracepoint's RCU-sched
+	 * read side (preemption disabled) on 6.1 and 6.12 alike, where a
+	 * page fault may not sleep; the path is read where it is, or not.
+	 */
 	pagefault_disable();
-	n = strncpy_from_user(text, (const char __user *)args[sc->path - 1],
-			      TRING_TEXT_MAX - 1);
+	n = strncpy_from_user(text, path, TRING_TEXT_MAX - 1);
 	pagefault_enable();
-	n = max(n, 0L);
+	if (n < 0) {
+		if (path)
+			atomic_long_inc(&tring_sys_path_faults[sc - tring_sys_calls]);
+		n = 0;
+	}
 	text[n] = '\0';
 	return n;
 }
+
+/* events/syscalls/path_faults: "sys_<name> <count>" per call with one. */
+static int tring_sys_faults_show(struct seq_file *m, void *unused)
+{
+	unsigned int nr;
+	long n;
+
+	for (nr = 0; nr < TRING_NR_SYSCALLS; nr++) {
+		n = atomic_long_read(&tring_sys_path_faults[nr]);
+		if (n)
+			seq_printf(m, "%s %ld\n", tring_sys_calls[nr].name, n);
+	}
+	return 0;
+}
+DEFINE_SHOW_ATTRIBUTE(tring_sys_faults);
 
 /* Write sys_<name> for system call @nr: its arguments, maybe a path. */
 static void tring_sys_entry(long nr, const unsigned long *args)
@@ -1410,7 +1448,10 @@ static int tring_sys_dir(struct dentry *group, unsigned int nr)
 	return ret;
 }
 
-/* A directory per system call, beside syscall_entry (every one). */
+/*
+ * A directory per system call, beside syscall_entry (every one), and
+ * the count of paths not read, path_faults.
+ */
 static int tring_sys_dirs(struct dentry *events)
 {
 	struct dentry *group;
@@ -1422,6 +1463,9 @@ static int tring_sys_dirs(struct dentry *events)
 		return PTR_ERR(group);
 	for (nr = 0; nr < TRING_NR_SYSCALLS && !ret; nr++)
 		ret = tring_sys_dir(group, nr);
+	if (!ret)
+		ret = tring_create_file("path_faults", 0400, group, NULL,
+					&tring_sys_faults_fops);
 	dput(group);
 	return ret;
 }

@@ -7,11 +7,17 @@
  * "!", grouped by parentheses:
  *
  *	integers	==  !=  <  <=  >  >=  &  (bits in common)
- *	strings		==  !=  ~  (a glob: * ? [a-z] [!a-z] \x)
+ *	strings		==  !=  ~  (a glob: * ? [a-z] [!a-z] \x; a
+ *			leading ! matches what the rest does not)
+ *
+ * Fields are the event's, then ftrace's generic ones where the event has
+ * none of that name: CPU, cpu and common_cpu (the CPU the event runs on:
+ * no "&"), COMM and comm (the running task's comm).
  *
  * A constant is an integer as C writes it (decimal, 0x hexadecimal, 0
  * octal; a sign only for a signed field), or a quoted string ("..." or
- * '...'), as ftrace reads them.
+ * '...': the bytes up to the next same quote, as they are, "\"
+ * included), as ftrace reads them. Only a glob gives "\" a meaning.
  *
  * It is compiled once, when written, into a program in postfix order: one
  * instruction per comparison, "and", "or" and "not". Evaluation runs the
@@ -20,11 +26,14 @@
  * as bits of one u64: a stack at most TRING_FILTER_MAX_PREDS deep. It
  * reads the record, takes no lock and allocates nothing: any context.
  */
+#include <linux/ctype.h>
 #include <linux/err.h>
 #include <linux/errno.h>
 #include <linux/kernel.h>
 #include <linux/overflow.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
+#include <linux/smp.h>
 #include <linux/string.h>
 
 #include "tring_filter.h"
@@ -34,7 +43,10 @@
 #define TF_OR	0x81
 #define TF_NOT	0x82
 
-enum tf_op { TF_EQ, TF_NE, TF_LT, TF_LE, TF_GT, TF_GE, TF_BAND, TF_GLOB };
+enum tf_op {
+	TF_EQ, TF_NE, TF_LT, TF_LE, TF_GT, TF_GE, TF_BAND, TF_GLOB,
+	TF_NGLOB,	/* ~ "!glob": not the glob */
+};
 
 /* One comparison of a field with a constant (24 bytes). */
 struct tf_pred {
@@ -89,9 +101,10 @@ static int tf_fail(struct tf_parser *p, unsigned int pos, const char *msg)
 	return -EINVAL;
 }
 
+/* A blank, as ftrace's parser and strstrip() see one. */
 static bool tf_space(char c)
 {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r';
+	return isspace(c);
 }
 
 static bool tf_ident_char(char c, bool first)
@@ -127,10 +140,41 @@ static int tf_emit(struct tf_parser *p, u8 insn)
 	return 0;
 }
 
-/* The field named at the current position. */
+/*
+ * ftrace's generic fields (its trace_define_generic_fields()), which
+ * every event's filter may name: read when the filter runs, from the
+ * CPU and the task it runs on, not from the record.
+ */
+static const struct tring_filter_field tf_generic[] = {
+	{ "CPU", 0, sizeof(int), TRING_FT_CPU, 1 },
+	{ "cpu", 0, sizeof(int), TRING_FT_CPU, 1 },
+	{ "common_cpu", 0, sizeof(int), TRING_FT_CPU, 1 },
+	{ "COMM", 0, TASK_COMM_LEN, TRING_FT_COMM, 0 },
+	{ "comm", 0, TASK_COMM_LEN, TRING_FT_COMM, 0 },
+};
+
+/* The field of @fields named by the @n bytes at @name, or NULL. */
+static const struct tring_filter_field *
+tf_lookup(const struct tring_filter_field *fields, unsigned int nr,
+	  const char *name, size_t n)
+{
+	unsigned int i;
+
+	for (i = 0; i < nr; i++)
+		if (strlen(fields[i].name) == n &&
+		    !strncmp(fields[i].name, name, n))
+			return &fields[i];
+	return NULL;
+}
+
+/*
+ * The field named at the current position: the event's, else a generic
+ * one (ftrace looks them up in that order: an event's own "cpu" wins).
+ */
 static const struct tring_filter_field *tf_field(struct tf_parser *p)
 {
-	unsigned int start = p->pos, i;
+	const struct tring_filter_field *fld;
+	unsigned int start = p->pos;
 	size_t n;
 
 	while (tf_ident_char(p->s[p->pos], p->pos == start))
@@ -140,15 +184,20 @@ static const struct tring_filter_field *tf_field(struct tf_parser *p)
 		tf_fail(p, start, "expected a field name");
 		return NULL;
 	}
-	for (i = 0; i < p->nr_fields; i++)
-		if (strlen(p->fields[i].name) == n &&
-		    !strncmp(p->fields[i].name, p->s + start, n))
-			return &p->fields[i];
-	tf_fail(p, start, "no such field");
-	return NULL;
+	fld = tf_lookup(p->fields, p->nr_fields, p->s + start, n) ?:
+	      tf_lookup(tf_generic, ARRAY_SIZE(tf_generic), p->s + start, n);
+	if (!fld)
+		tf_fail(p, start, "no such field");
+	return fld;
 }
 
-static int tf_op(struct tf_parser *p, bool is_int)
+/* Is a field of this type an integer? */
+static bool tf_is_int(u8 ftype)
+{
+	return ftype == TRING_FT_INT || ftype == TRING_FT_CPU;
+}
+
+static int tf_op(struct tf_parser *p, u8 ftype)
 {
 	static const struct { const char *tok; u8 op; bool ints, strs; } ops[] = {
 		{ "==", TF_EQ, true, true }, { "!=", TF_NE, true, true },
@@ -157,12 +206,17 @@ static int tf_op(struct tf_parser *p, bool is_int)
 		{ "~", TF_GLOB, false, true },
 	};
 	unsigned int pos = (tf_peek(p), p->pos), i;
+	bool is_int = tf_is_int(ftype);
 
-	/* "&", not "&&": bits in common. */
+	/*
+	 * "&", not "&&": bits in common. Not for CPU: ftrace takes it there
+	 * and never matches.
+	 */
 	if (p->s[pos] == '&' && p->s[pos + 1] != '&') {
 		p->pos++;
-		return is_int ? TF_BAND :
-			tf_fail(p, pos, "& needs an integer field");
+		return ftype == TRING_FT_INT ? TF_BAND :
+			tf_fail(p, pos, is_int ? "CPU takes no &" :
+				"& needs an integer field");
 	}
 	for (i = 0; i < ARRAY_SIZE(ops); i++) {
 		if (!tf_take(p, ops[i].tok))
@@ -218,7 +272,7 @@ static int tf_int_value(struct tf_parser *p, const struct tring_filter_field *fl
 	bool neg = tf_take(p, "-");
 	u64 v, max;
 
-	tf_peek(p);
+	/* No blank after "-": kstrtoll() would not read "- 3" either. */
 	if (!tf_number(p, &v))
 		return tf_fail(p, pos, "expected an integer");
 	if (neg && !fld->is_signed)
@@ -232,7 +286,12 @@ static int tf_int_value(struct tf_parser *p, const struct tring_filter_field *fl
 	return 0;
 }
 
-/* A quoted string ("..." or '...', \ escapes), into f->chars. */
+/*
+ * A quoted string ("..." or '...'), into f->chars. As ftrace's
+ * parse_pred(): the bytes up to the next same quote, as they are ("\"
+ * escapes nothing here; only a glob gives it a meaning). For ~, a
+ * leading "!" negates the glob (ftrace's filter_parse_regex()).
+ */
 static int tf_str_value(struct tf_parser *p, struct tf_pred *pr,
 			unsigned int pos)
 {
@@ -244,8 +303,6 @@ static int tf_str_value(struct tf_parser *p, struct tf_pred *pr,
 	if (q != '"' && q != '\'')
 		return tf_fail(p, pos, "expected a quoted string");
 	for (p->pos++; (c = p->s[p->pos]) && c != q; p->pos++) {
-		if (c == '\\' && p->s[p->pos + 1])
-			c = p->s[++p->pos];
 		if (n == TRING_FILTER_MAX_STR - 1)
 			return tf_fail(p, pos, "string too long");
 		str[n++] = c;
@@ -257,6 +314,11 @@ static int tf_str_value(struct tf_parser *p, struct tf_pred *pr,
 	pr->str_off = p->f->chars_used;
 	pr->str_len = n;
 	p->f->chars_used += n + 1;
+	if (pr->op == TF_GLOB && str[0] == '!') {
+		pr->op = TF_NGLOB;
+		pr->str_off++;
+		pr->str_len--;
+	}
 	return 0;
 }
 
@@ -273,7 +335,7 @@ static int tf_pred(struct tf_parser *p)
 	fld = tf_field(p);
 	if (!fld)
 		return -EINVAL;
-	op = tf_op(p, fld->type == TRING_FT_INT);
+	op = tf_op(p, fld->type);
 	if (op < 0)
 		return op;
 	pr->offset = fld->offset;
@@ -281,11 +343,27 @@ static int tf_pred(struct tf_parser *p)
 	pr->ftype = fld->type;
 	pr->is_signed = fld->is_signed;
 	pr->op = op;
-	if (fld->type == TRING_FT_INT)
+	if (tf_is_int(fld->type))
 		ret = tf_int_value(p, fld, pr, (tf_peek(p), p->pos));
 	else
 		ret = tf_str_value(p, pr, (tf_peek(p), p->pos));
 	return ret ?: tf_emit(p, p->nr_preds++);
+}
+
+/*
+ * Does @s remove the filter? As ftrace's apply_event_filter(): "0",
+ * blanks around it (it compares strstrip()'s result with "0"); and, as
+ * tring always had it, a text of blanks alone.
+ */
+static bool tf_removes(const char *s)
+{
+	while (tf_space(*s))
+		s++;
+	if (*s == '0')
+		s++;
+	while (tf_space(*s))
+		s++;
+	return !*s;
 }
 
 static int tf_or(struct tf_parser *p);
@@ -349,7 +427,8 @@ static int tf_or(struct tf_parser *p)
  * @err: where and why, when it is refused.
  *
  * Context: process; may sleep.
- * Return: the filter, ERR_PTR(-EINVAL) with @err filled in, or
+ * Return: the filter; NULL if @text removes the filter ("0" or nothing,
+ * blanks around it); ERR_PTR(-EINVAL) with @err filled in; or
  * ERR_PTR(-ENOMEM).
  */
 struct tring_filter *tring_filter_compile(const char *text,
@@ -369,6 +448,8 @@ struct tring_filter *tring_filter_compile(const char *text,
 		tf_fail(&p, TRING_FILTER_MAX_LEN, "filter too long");
 		return ERR_PTR(-EINVAL);
 	}
+	if (tf_removes(text))
+		return NULL;
 	p.f = kzalloc(struct_size(p.f, chars, 2 * (len + 1)), GFP_KERNEL);
 	if (!p.f)
 		return ERR_PTR(-ENOMEM);
@@ -433,7 +514,8 @@ static u64 tf_load(const struct tf_pred *pr, const void *rec)
 
 static bool tf_int_match(const struct tf_pred *pr, const void *rec)
 {
-	u64 v = tf_load(pr, rec);
+	u64 v = pr->ftype == TRING_FT_CPU ?
+		(u64)(s64)(int)raw_smp_processor_id() : tf_load(pr, rec);
 	bool lt = pr->is_signed ? (s64)v < (s64)pr->val : v < pr->val;
 
 	switch (pr->op) {
@@ -462,12 +544,14 @@ static bool tf_class(const char **pp, char c)
 {
 	const char *p = *pp + 1, *first;
 	bool neg = *p == '!', hit = false;
+	u8 uc = c;
 
 	p += neg;
 	first = p;
 	while (*p && (*p != ']' || p == first)) {
+		/* Ranges of bytes, 0x80-0xff above ASCII (as lib/glob.c). */
 		if (p[1] == '-' && p[2] && p[2] != ']') {
-			hit |= c >= p[0] && c <= p[2];
+			hit |= uc >= (u8)p[0] && uc <= (u8)p[2];
 			p += 3;
 		} else {
 			hit |= c == *p++;
@@ -483,7 +567,7 @@ static bool tf_class(const char **pp, char c)
 
 /*
  * Does @c match the pattern atom at *@pp ("?", a class, an escaped or a
- * plain character)? Moves *@pp past the atom either way.
+ * plain character)? Moves *@pp past the atom when it does.
  */
 static bool tf_atom(const char **pp, char c)
 {
@@ -495,8 +579,12 @@ static bool tf_atom(const char **pp, char c)
 		*pp = p + 1;
 		return true;
 	}
-	if (*p == '\\' && p[1])
+	if (*p == '\\') {
+		/* "\x" is x; a "\" last matches the string's end alone. */
+		if (!p[1])
+			return false;
 		p++;
+	}
 	*pp = p + 1;
 	return *p == c;
 }
@@ -530,7 +618,8 @@ static bool tf_glob(const char *pat, const char *s, size_t n)
 	}
 	while (*p == '*')
 		p++;
-	return !*p;
+	/* A "\" last in the pattern stands for the string's end. */
+	return !*p || (p[0] == '\\' && !p[1]);
 }
 
 /* The string field of @pr in @rec (@len bytes): its bytes into @n. */
@@ -546,6 +635,10 @@ static const char *tf_str(const struct tf_pred *pr, const void *rec,
 		s = rec + pr->offset;
 		*n = strnlen(s, pr->size);
 		return s;
+	case TRING_FT_COMM:
+		/* Read as ftrace reads it: a rename may race with it. */
+		*n = strnlen(current->comm, TASK_COMM_LEN);
+		return current->comm;
 	case TRING_FT_DATA_LOC:
 	case TRING_FT_REL_LOC:
 		memcpy(&loc, rec + pr->offset, 4);
@@ -572,11 +665,11 @@ static bool tf_pred_match(const struct tring_filter *f,
 	const char *str = f->chars + pr->str_off, *s;
 	size_t n;
 
-	if (pr->ftype == TRING_FT_INT)
+	if (tf_is_int(pr->ftype))
 		return tf_int_match(pr, rec);
 	s = tf_str(pr, rec, len, &n);
-	if (pr->op == TF_GLOB)
-		return tf_glob(str, s, n);
+	if (pr->op == TF_GLOB || pr->op == TF_NGLOB)
+		return tf_glob(str, s, n) == (pr->op == TF_GLOB);
 	return (pr->str_len == n && !memcmp(str, s, n)) == (pr->op == TF_EQ);
 }
 

@@ -22,6 +22,12 @@ enum tring_filter_ftype {
 	TRING_FT_DATA_LOC,	/* u32: length << 16 | offset in the record */
 	TRING_FT_REL_LOC,	/* the same, offset from the end of the u32 */
 	TRING_FT_STRPTR,	/* const char *, NULL for "" */
+	/*
+	 * Not in the record, and never in a caller's fields: ftrace's
+	 * generic fields, which tring_filter.c offers every event.
+	 */
+	TRING_FT_CPU,		/* int: the CPU the filter runs on */
+	TRING_FT_COMM,		/* char[TASK_COMM_LEN]: current->comm */
 };
 
 /**

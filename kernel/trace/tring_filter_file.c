@@ -4,7 +4,8 @@
  *
  * Writing the file compiles the text (tring_filter.c, through the
  * slot's compile function, which knows the event's fields) and puts the
- * filter in force; "0" (or an empty line) removes it. A filter that does
+ * filter in force; "0" (or an empty line), blanks around it, removes it
+ * (the compiler says so with NULL). A filter that does
  * not compile changes nothing: the write fails with EINVAL, and reading
  * the file shows the error, its position and the text, then the filter
  * still in force, until the next write.
@@ -114,20 +115,21 @@ static int tring_filter_apply(struct tring_filter_slot *slot, char *text)
 {
 	struct tring_filter_dead *dead;
 	struct tring_filter_error err;
-	struct tring_filter *f = NULL;
+	struct tring_filter *f;
 
 	dead = kmalloc(sizeof(*dead), GFP_KERNEL);
 	if (!dead)
 		return -ENOMEM;
+	/*
+	 * As ftrace keeps it: the trailing blanks (a newline) cut, the
+	 * leading ones kept, and the error's position counted from them.
+	 */
 	strim(text);
-	if (*text && strcmp(text, "0")) {
-		f = slot->compile(slot, text, &err);
-		if (IS_ERR(f)) {
-			kfree(dead);
-			return PTR_ERR(f) == -EINVAL ?
-			       tring_filter_refused(slot, text, &err) :
-			       PTR_ERR(f);
-		}
+	f = slot->compile(slot, text, &err);
+	if (IS_ERR(f)) {
+		kfree(dead);
+		return PTR_ERR(f) == -EINVAL ?
+		       tring_filter_refused(slot, text, &err) : PTR_ERR(f);
 	}
 	tring_filter_set(slot, f, NULL, dead);
 	return 0;

@@ -22,7 +22,8 @@ struct tring_filter_ferr;
  *	filter is freed after a grace period.
  * @ferr: the last text refused and why, shown until the next write;
  *	under @lock.
- * @compile: compile a text for the event this slot belongs to.
+ * @compile: compile a text for the event this slot belongs to: as
+ *	tring_filter_compile(), NULL for a text that removes the filter.
  * @lock: serializes the file's writes and reads (and, for its owner,
  *	whatever else must not run while a filter changes).
  * @released: tring_filter_slot_release() has turned the static key

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include <linux/err.h>
+#include <linux/sched.h>
 
 #include "twin.h"
 #include "tring_filter.h"
@@ -69,20 +70,31 @@ struct fcase {
 	int want;
 };
 
-/* 1 match, 0 no match, -1 refused. */
-static int eval(const char *text, const struct rec *r)
+/* What eval() gives for a text that removes the filter ("0"). */
+#define REMOVES	2
+
+/* 1 match, 0 no match, -1 refused, REMOVES: no filter; for @fl. */
+static int eval_fields(const char *text, const struct rec *r,
+		       const struct tring_filter_field *fl, unsigned int n)
 {
 	struct tring_filter_error err;
 	struct tring_filter *f;
 	int ret;
 
-	f = tring_filter_compile(text, fields, ARRAY_SIZE(fields), &err);
+	f = tring_filter_compile(text, fl, n, &err);
 	if (IS_ERR(f))
 		return -1;
+	if (!f)
+		return REMOVES;
 	ret = tring_filter_match(f, r, sizeof(*r));
 	check(!strcmp(tring_filter_text(f), text), "text kept");
 	tring_filter_free(f);
 	return ret;
+}
+
+static int eval(const char *text, const struct rec *r)
+{
+	return eval_fields(text, r, fields, ARRAY_SIZE(fields));
 }
 
 static void check_cases(const struct fcase *cases, unsigned int n,
@@ -132,7 +144,7 @@ static void t_strings(void)
 		{ "rel != 'eth0'", 0 }, { "name ~ \"eth\\\\[0\"", 0 },
 		{ "name == 'eth'", 0 }, { "path == '/etc/passwd'", 1 },
 		{ "path ~ '/etc/*'", 1 }, { "path ~ '*/shadow'", 0 },
-		{ "comm ~ \"[]b]ash\"", 1 }, { "comm == \"a\\\"b\"", 0 },
+		{ "comm ~ \"[]b]ash\"", 1 }, { "comm == \"a\\\"b\"", -1 },
 		{ "comm ~ \"[b\"", 0 }, { "comm < bash", -1 },
 		{ "comm & 1", -1 }, { "pid ~ 4*", -1 },
 	};
@@ -174,11 +186,134 @@ static void t_logic(void)
 	check_cases(cases, ARRAY_SIZE(cases), &r);
 }
 
+/*
+ * Blanks as ftrace takes them: the kernel's isspace() ("\v" and "\f"
+ * too) between tokens and around the text; "0" or nothing, blanks
+ * around it, removes the filter (ftrace's strstrip() of the text before
+ * comparing it with "0": " 0" once was refused). No blank inside a
+ * token: "- 3" is no number, as kstrtoll() reads it.
+ */
+static void t_blanks(void)
+{
+	static const struct fcase cases[] = {
+		{ "0", REMOVES }, { " 0", REMOVES }, { "0\n", REMOVES },
+		{ "\t 0 \n", REMOVES }, { "\v0\f\r\n", REMOVES },
+		{ "", REMOVES }, { " \n", REMOVES },
+		{ "00", -1 }, { "0 0", -1 }, { "0x0", -1 }, { "!0", -1 },
+		{ "\vpid == 42\f", 1 }, { "pid\v==\f42", 1 },
+		{ "\npid == 42\n&&\ncomm == 'bash'\n", 1 },
+		{ "  pid == 42", 1 }, { "pid == 42 \t\n\n", 1 },
+		{ "delta == -3", 1 }, { "delta == - 3", -1 },
+		{ "pid == 42 & & pid == 42", -1 }, { "pid = = 42", -1 },
+		{ "comm == ' bash'", 0 }, { "comm == 'bash '", 0 },
+	};
+	struct rec r;
+
+	rec_init(&r, 42, "bash", "eth0", "/etc/passwd");
+	check_cases(cases, ARRAY_SIZE(cases), &r);
+}
+
+/*
+ * "\" as ftrace has it: a string constant is the bytes between its
+ * quotes, "\" included (it ends at the first matching quote: no escape);
+ * == compares them as they are; a glob (~) takes "\x" as the character
+ * x, and a "\" at its end as the end of the string (lib/glob.c). A glob
+ * starting with "!" matches what the rest does not
+ * (filter_parse_regex()).
+ */
+static void t_escapes(void)
+{
+	static const struct { const char *comm, *f; int want; } cases[] = {
+		{ "a*b", "comm ~ 'a\\*b'", 1 }, { "axb", "comm ~ 'a\\*b'", 0 },
+		{ "a*b", "comm == 'a*b'", 1 }, { "a*b", "comm == 'a\\*b'", 0 },
+		{ "a\\*b", "comm == 'a\\*b'", 1 },
+		{ "a\\*b", "comm ~ 'a\\\\*'", 1 }, { "a*b", "comm ~ 'a\\\\*'", 0 },
+		{ "a?", "comm ~ 'a\\?'", 1 }, { "ab", "comm ~ 'a\\?'", 0 },
+		{ "a[1]", "comm ~ 'a\\[1]'", 1 }, { "a1", "comm ~ 'a\\[1]'", 0 },
+		{ "a\\", "comm == \"a\\\"", 1 }, { "a", "comm ~ 'a\\'", 1 },
+		{ "ab", "comm ~ 'a\\'", 0 }, { "ab", "comm ~ '*\\'", 1 },
+		{ "a\\", "comm ~ 'a\\'", 0 }, { "", "comm ~ '\\'", 1 },
+		{ "a\"b", "comm == 'a\"b'", 1 }, { "a'b", "comm == \"a'b\"", 1 },
+		{ "a\\\"b", "comm == \"a\\\"b\"", -1 },
+		{ "bash", "comm ~ '!z*'", 1 }, { "bash", "comm ~ '!b*'", 0 },
+		{ "bash", "comm ~ '!bash'", 0 }, { "!x", "comm ~ '!!x'", 0 },
+		{ "!bash", "comm ~ '!bash'", 1 }, { "", "comm ~ '!'", 0 },
+		{ "bash", "comm == '!bash'", 0 }, { "bash", "comm != '!bash'", 1 },
+		{ "\xe9t\xe9", "comm ~ '[a-\xff]t*'", 1 },
+		{ "\xe9t\xe9", "comm ~ '*[!\x80-\xff]'", 0 },
+	};
+	struct rec r;
+	unsigned int i;
+	int got;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		rec_init(&r, 1, cases[i].comm, "x", NULL);
+		got = eval(cases[i].f, &r);
+		check(got == cases[i].want, "comm '%s', %s: %d, want %d",
+		      cases[i].comm, cases[i].f, got, cases[i].want);
+	}
+}
+
+/*
+ * ftrace's own fields, in every event's filter: CPU, cpu and common_cpu
+ * (the CPU the event runs on, as an int) and COMM and comm (the running
+ * task's comm), each unless the event has a field of that name, which
+ * wins (ftrace looks the event's fields up first).
+ */
+static void t_specials(void)
+{
+	static const struct fcase cases[] = {
+		{ "CPU == 3", 1 }, { "cpu == 3", 1 }, { "common_cpu == 3", 1 },
+		{ "CPU != 3", 0 }, { "CPU >= 3 && CPU < 4", 1 },
+		{ "CPU > 3 || CPU <= 2", 0 }, { "CPU == -1", 0 },
+		{ "CPU > -1", 1 }, { "CPU == 2147483648", -1 },
+		{ "CPU & 1", -1 }, { "CPU == '3'", -1 }, { "cpu ~ '3'", -1 },
+		{ "COMM == 'worker/3'", 1 }, { "COMM ~ 'work*'", 1 },
+		{ "COMM != 'worker/3'", 0 }, { "COMM == 'bash'", 0 },
+		{ "COMM == 3", -1 }, { "COMM < 'x'", -1 },
+		/* The record's own comm wins over the task's. */
+		{ "comm == 'bash'", 1 }, { "comm == 'worker/3'", 0 },
+		{ "Cpu == 3", -1 }, { "Comm == 'bash'", -1 },
+		{ "common_comm == 'bash'", -1 },
+	};
+	static const struct tring_filter_field pid_cpu[] = {
+		F(pid, TRING_FT_INT, 4, 1),
+		{ "cpu", offsetof(struct rec, flags), 1, TRING_FT_INT, 0 },
+	};
+	struct tring_filter_error err;
+	struct tring_filter *f;
+	struct rec r;
+
+	rec_init(&r, 42, "bash", "eth0", "/etc/passwd");
+	twin_this_cpu = 3;
+	strcpy(current->comm, "worker/3");
+	check_cases(cases, ARRAY_SIZE(cases), &r);
+	/* Without a comm field, comm is the task's; a cpu field wins. */
+	check(eval_fields("comm == 'worker/3' && CPU == 3 && cpu == 0x5a", &r,
+			  pid_cpu, ARRAY_SIZE(pid_cpu)) == 1, "own cpu, task comm");
+	/* Read when the event runs, not when the filter is compiled. */
+	f = tring_filter_compile("CPU == 3 && COMM == 'worker/3'", fields,
+				 ARRAY_SIZE(fields), &err);
+	if (check(!IS_ERR_OR_NULL(f), "compiled")) {
+		check(tring_filter_match(f, &r, sizeof(r)), "on CPU 3");
+		twin_this_cpu = 5;
+		check(!tring_filter_match(f, &r, sizeof(r)), "on CPU 5");
+		twin_this_cpu = 3;
+		strcpy(current->comm, "0123456789abcde");
+		check(!tring_filter_match(f, &r, sizeof(r)), "renamed");
+		tring_filter_free(f);
+	}
+	check(eval("COMM == '0123456789abcde'", &r) == 1, "15-byte comm");
+	check(eval("COMM == '0123456789abcdef'", &r) == 0, "16 bytes");
+	twin_this_cpu = 0;
+	memset(current->comm, 0, sizeof(current->comm));
+}
+
 /* Refused, at this position, with a message. */
 static void t_errors(void)
 {
 	static const struct { const char *f; unsigned int pos; } cases[] = {
-		{ "", 0 }, { "pid", 3 }, { "pid ==", 6 }, { "pid == x", 7 },
+		{ "pid", 3 }, { "pid ==", 6 }, { "pid == x", 7 },
 		{ "nosuch == 1", 0 }, { "pid == 1 &&", 11 },
 		{ "(pid == 1", 9 }, { "pid == 1)", 8 }, { "pid = 1", 4 },
 		{ "flags == 256", 9 }, { "flags == -1", 9 }, { "delta == 128", 9 },
@@ -248,7 +383,7 @@ static void t_limits(void)
 
 static const char *const pieces[] = {
 	"pid", "flags", "delta", "port", "bytes", "off", "comm", "name", "rel",
-	"path",
+	"path", "CPU", "COMM", "common_cpu",
 	"==", "!=", "<", "<=", ">", ">=", "&", "~", "&&", "||", "!", "(", ")",
 	"0", "-1", "42", "0x", "0xff", "18446744073709551615", "-", "\"",
 	"'", "\\", "*", "?", "[", "]", "[!a-z]", "b*sh", " ", "\t", "x",
@@ -301,6 +436,8 @@ static void t_fuzz(void)
 			continue;
 		}
 		accepted++;
+		if (!f)
+			continue;
 		rec_init(&r, (s32)random(), strs[rnd(ARRAY_SIZE(strs))],
 			 strs[rnd(ARRAY_SIZE(strs))],
 			 rnd(4) ? strs[rnd(ARRAY_SIZE(strs))] : NULL);
@@ -321,6 +458,9 @@ int main(void)
 		{ t_integers, "integer fields of every size and sign" },
 		{ t_strings, "char[], __data_loc and pointer strings, globs" },
 		{ t_logic, "&&, ||, !, parentheses and precedence" },
+		{ t_blanks, "blanks as ftrace takes them; \" 0\" removes" },
+		{ t_escapes, "\\ in strings and globs, a glob's !, as ftrace's" },
+		{ t_specials, "CPU, cpu, common_cpu, COMM, comm" },
 		{ t_errors, "bad filters refused at the right position" },
 		{ t_limits, "length, comparisons, nesting, string limits" },
 		{ t_fuzz, "20000 fuzzed filters: refused or run, cleanly" },

@@ -22,6 +22,7 @@
 #include <linux/gfp.h>
 #include <linux/irq_work.h>
 #include <linux/mm.h>
+#include <linux/sched.h>
 #include <linux/slab.h>
 #include <linux/vmalloc.h>
 #include <linux/wait.h>
@@ -40,6 +41,8 @@ __attribute__((constructor)) static void twin_core_setup(void)
 }
 
 __thread int twin_this_cpu;
+/* current (shim/linux/sched.h): one task per thread. */
+__thread struct task_struct twin_task;
 unsigned long twin_warnings;
 
 static unsigned long long twin_now_ns(void)

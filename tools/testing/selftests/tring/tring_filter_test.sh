@@ -12,10 +12,14 @@
 #             tring, both on over one workload: the same count of events
 #             (sched_process_exec's filename, exit_syscall's id and ret
 #             against raw_syscalls/sys_exit, sys_openat's flags and mode
-#             against syscalls/sys_enter_openat; common_pid)
+#             against syscalls/sys_enter_openat; common_pid; ftrace's
+#             CPU, cpu, common_cpu, COMM and comm; "\" in a glob)
 #   strings   sys_openat's path (a user string ftrace 6.1 cannot filter):
 #             exact counts of the workload's opens
-#   bad       refused filters change nothing, and say where
+#   faults    opens of a path not mapped in: recorded with an empty
+#             filename and counted in events/syscalls/path_faults
+#   bad       refused filters change nothing, and say where; " 0"
+#             clears, as ftrace
 #   fuzz      1000 generated filters on sys_openat while it fires on
 #             every CPU: taken or EINVAL, never anything else
 #   record    tring-record -e sys_openat --filter: the trace goes to
@@ -135,6 +139,9 @@ syscalls/exit_syscall raw_syscalls/sys_exit id == 257 && ret >= 0 && common_pid 
 syscalls/sys_openat syscalls/sys_enter_openat flags & 0x40
 syscalls/sys_openat syscalls/sys_enter_openat !(flags & 0x40) && mode == 0
 syscalls/sys_openat syscalls/sys_enter_openat flags & 0x200 && mode == 0666
+sched/sched_process_exec sched/sched_process_exec filename ~ "/bin/fa\lse" || filename ~ "*/tru\*"
+syscalls/sys_openat syscalls/sys_enter_openat COMM == "cat" || comm ~ "s?" && CPU >= 0
+syscalls/sys_openat syscalls/sys_enter_openat common_cpu == 0 || cpu > 0 && COMM != "cat"
 EOF
 else
 	tap_ok 0 "ftrace: # SKIP no ftrace system call events in this kernel"
@@ -157,6 +164,42 @@ echo 0 >$T/overwrite
 [ "$n_tring" = 6 ]
 tap_ok $? "strings: in overwrite mode, sys_openat 'filename ~ \"/tmp/flt_c*\"': $n_tring (want 6)"
 
+# --- faults -------------------------------------------------------------------
+# The probe reads a path without faulting: one not mapped in is recorded
+# (and filtered) as "", and counted per call in events/syscalls/path_faults.
+# tring_pathfault opens its path 5 times from a page not mapped in, then
+# once from its stack; COMM picks its own calls.
+pf_count() {
+	n=$(sed -n 's/^sys_openat //p' $S/path_faults)
+	echo "${n:-0}"
+}
+p0=$(pf_count)
+echo 'filename == "" && COMM == "tring_pathfault"' >$S/sys_openat/filter
+echo 1 >$S/sys_openat/enable
+count_written; w0=$W
+"$(dirname "$0")/tring_pathfault" /tmp/flt_pf 5
+rc=$?
+count_written
+echo 0 >$S/sys_openat/enable
+echo 0 >$S/sys_openat/filter
+p1=$(pf_count)
+msg="$((W - w0)) recorded as '' (want 5), path_faults +$((p1 - p0)) (want 5+)"
+[ $rc = 0 ] && [ $((W - w0)) = 5 ] && [ $((p1 - p0)) -ge 5 ]
+tap_ok $? "faults: 5 opens of a path not mapped in: $msg, exit $rc"
+only_pf() {
+	echo "$1" >$S/sys_openat/filter || return 1
+	echo 1 >$S/sys_openat/enable
+	count_written; w0=$W
+	"$(dirname "$0")/tring_pathfault" /tmp/flt_pf 5 || return 1
+	count_written
+	echo 0 >$S/sys_openat/enable
+	echo 0 >$S/sys_openat/filter
+	n_tring=$((W - w0))
+}
+only_pf 'filename == "/dev/null" && comm == "tring_pathfault"'
+[ $? = 0 ] && [ "$n_tring" = 1 ]
+tap_ok $? "faults: the same path from the stack is read: $n_tring (want 1)"
+
 # --- bad ----------------------------------------------------------------------
 F=$S/sys_openat/filter
 echo 'flags & 0x40' >$F
@@ -171,6 +214,15 @@ done
 echo 0 >$F
 [ "$(cat $F)" = none ]
 tap_ok $? "bad: 0 clears the filter"
+# Blanks as ftrace takes them: " 0" and a tab before "0" clear too.
+st=
+for clear in ' 0' '	0  '; do
+	echo 'flags & 0x40' >$F
+	echo "$clear" >$F
+	st="$st $?:$(cat $F)"
+done
+[ "$st" = " 0:none 0:none" ]
+tap_ok $? "bad: ' 0' and a tab, 0 clear the filter, as ftrace:$st"
 
 # --- fuzz ---------------------------------------------------------------------
 # 1000 generated filters on sys_openat, every other one broken by a

@@ -177,7 +177,8 @@ if [ -f $A/filter ] && [ -f $FT/filter ]; then
 		'name == "tring" && seq > 50' 'tag ~ "tag*" && !(seq < 95)' \
 		'tag == "tagB"' 'common_pid != 0 && seq <= 3' 'seq < 010' \
 		'(seq > 10 && seq < 20) || (name ~ "*ing" && seq == 99)' \
-		'name ~ "tr[a-i]ng" && seq & 0x40'; do
+		'name ~ "tr[a-i]ng" && seq & 0x40' \
+		'CPU >= 0 && common_cpu < 4096 && COMM != "x" && seq < 3'; do
 		echo "$expr" >$A/filter && echo "$expr" >$FT/filter &&
 			echo >$TR/trace && echo 1 >$FT/enable
 		rc=$?
