@@ -337,10 +337,10 @@ echo 0 >$T/events/generic_enable
 # event (it sleeps: the debug kernels' atomic-sleep check reports it).
 # Once by its module going, once by tring going.
 insmod $M/tring_tp_b.ko
-echo 'seq < 5' >$B/filter && rmmod tring_tp_b && [ ! -e $B ]
+echo 'small < 5' >$B/filter && rmmod tring_tp_b && [ ! -e $B ]
 tap_ok $? "unload: tring_tp_b unloaded with a filter in force on its event"
-insmod $M/tring_tp_b.ko
-echo 'seq < 5' >$B/filter && rmmod tring_test && rmmod tring &&
+rmmod tring_tp_b 2>/dev/null; insmod $M/tring_tp_b.ko
+echo 'small < 5' >$B/filter && rmmod tring_test && rmmod tring &&
 	insmod $M/tring.ko && insmod $M/tring_test.ko && rmmod tring_tp_b
 tap_ok $? "unload: tring unloaded with a filter in force on a generic event, loaded again"
 
