@@ -46,9 +46,10 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tools/testing/vm/lib.sh"
 OUT=$B/check
 TAP=$OUT/tap
-# A guest run takes 1.5 to 8 min here (twice that on a busy host); a hung
-# one fails after this long.
-GUEST_TIMEOUT=${TRING_GUEST_TIMEOUT:-720}
+# A guest run takes 1.5 to 8 min here alone, up to half as long again
+# beside the other lane (twice that on a busy host); a hung one fails
+# after this long.
+GUEST_TIMEOUT=${TRING_GUEST_TIMEOUT:-1200}
 
 rm -rf "$OUT"
 mkdir -p "$OUT/logs" "$TAP"
@@ -57,9 +58,11 @@ start=$(date +%s)
 
 say() { echo "check: $*"; }
 
-# mark PART: PART starts now (the summary prints each part's seconds, up to
-# the next mark).
-mark() { echo "$1 $(date +%s)" >>"$OUT/marks"; }
+# mark PART: PART starts now in this lane (the summary prints each part's
+# seconds, up to the lane's next mark). The two lanes (see "The lanes"
+# below) keep their marks apart.
+LANE=main
+mark() { echo "$1 $(date +%s)" >>"$OUT/marks-$LANE"; }
 mark setup
 
 # want PART: is PART selected by TRING_CHECK_ONLY (everything when unset)?
@@ -176,11 +179,11 @@ KDEBUG=
 KKASAN=
 kernels_wanted() {
 	local p
-	for p in debug-6.1 debug-6.1-smp4 harness; do
-		want "$p" && echo debug-6.1 && break
-	done
 	for p in kasan-6.1 kasan-6.1-faults persist-kasan-6.1; do
 		want "$p" && echo kasan-6.1 && break
+	done
+	for p in debug-6.1 debug-6.1-smp4 harness; do
+		want "$p" && echo debug-6.1 && break
 	done
 }
 KWANTED=$(kernels_wanted)
@@ -195,7 +198,7 @@ if [ -n "$KWANTED" ]; then
 	KBUILD_PID=$!
 fi
 # wait_kernel NAME: wait until the background build has made kernel NAME
-# (debug-6.1 is built first, so its guests run while kasan-6.1 builds),
+# (kasan-6.1 is built first, for lane B, which reaches it first),
 # then set KDEBUG or KKASAN to its build tree. A kernel that did not
 # build fails that kernel's parts.
 wait_kernel() {
@@ -236,9 +239,12 @@ static_checks() {
 			perl "$CHECKPATCH" --no-tree --strict --quiet -f "$top/$f"
 	done
 	one static kernel-doc sh -c "cd '$top' && $KDOC -none -Werror $KFILES"
+	# Into build/sparse/, not the guests' module trees (the other lane
+	# builds those).
 	sparse_clean() {
-		make -C "$top" -s sparse KDIR="$1" 2>&1 | tee /dev/stderr |
-			grep -E 'warning:|error:' && return 1
+		make -C "$top" -s sparse KDIR="$1" \
+			MODDIR="$B/sparse/$(basename "$(realpath "$1")")" 2>&1 |
+			tee /dev/stderr | grep -E 'warning:|error:' && return 1
 		return 0
 	}
 	for k in 6.1 6.12; do
@@ -246,8 +252,10 @@ static_checks() {
 	done
 	one static proto-mismatch "$top/scripts/proto-mismatch.sh" \
 		"$(guest_kernel 6.1 | cut -d' ' -f2)"
-	one static abi-rename "$top/scripts/abi-rename.sh" \
-		"$(guest_kernel 6.1 | cut -d' ' -f2)"
+	k=$(guest_kernel 6.1 | cut -d' ' -f2)
+	one static abi-rename env \
+		ABI_SYMVERS="$B/sparse/$(basename "$(realpath "$k")")/Module.symvers" \
+		"$top/scripts/abi-rename.sh" "$k"
 	# Every system call's arguments by name on both Debian kernels, the
 	# names supplied for those the headers leave unnamed checked against
 	# the 6.1 source's SYSCALL_DEFINE<n>() where it is unpacked.
@@ -258,27 +266,25 @@ static_checks() {
 		"$(guest_kernel 6.1 | cut -d' ' -f2)" \
 		"$(guest_kernel 6.12 | cut -d' ' -f2)"
 }
-want static && static_checks
 
-# --- 3. user-space twin, 4. tools --------------------------------------------
-if want twin; then
-	mark twin
-	say "user-space twin of the core (unit, stress, ASan+UBSan, TSan)"
-	tap_run twin twin make -C "$top" -s twin-test
-fi
-if want tools; then
-	mark tools
-	say "tools"
-	tap_run tools tools make -C "$top/tools/tring" -s O="$B/tools" test
-fi
-
-# --- 5. the tests built, 6. the Debian kernels -------------------------------
+# --- 3. the tests built, the twin and the tools' tests -------------------------
+# Before the lanes split: the selftests, tring-record and the modules for
+# both Debian kernels are built once here, so that no two parts build
+# into the same tree at once.
 mark build
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
 SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null) $top/tools/testing/selftests/tring/tring_trace_test.sh $top/tools/testing/selftests/tring/tring_generic_test.sh $top/tools/testing/selftests/tring/tring_generic_life_test.sh $top/tools/testing/selftests/tring/tring_select_test.sh $top/tools/testing/selftests/tring/tring_track_test.sh $top/tools/testing/selftests/tring/tring_filter_test.sh"
 one build bench-tools make -C "$top/tools/testing/bench" -s O="$B/bench-tools"
 TOOLS="$(ls "$B"/tools/tring-record "$B"/bench-tools/ftrace_read 2>/dev/null) $VM/bench-guest.sh $VM/bench-smoke.sh $VM/tap.sh"
+for k in 6.1 6.12; do
+	one build "modules-$k" guest_modules "$(guest_kernel "$k" | cut -d' ' -f2)"
+done
+if want tools; then
+	mark tools
+	say "tools"
+	tap_run tools tools make -C "$top/tools/tring" -s O="$B/tools" test
+fi
 
 # guest_results SUITE DIR: every step of a guest's plan, as TAP.
 guest_results() {
@@ -326,80 +332,84 @@ run_kernel() {
 	say "$name: clocksource $(cat "$dir/results/clocksource" 2>/dev/null), QEMU $(cat "$dir/results/qemu" 2>/dev/null), $(($(date +%s) - t0)) s"
 }
 
+# --- the parts ------------------------------------------------------------------
 # Debian's 6.12 runs on one host thread (-accel tcg,thread=single): with
 # QEMU 10.0 a vCPU of a multi-threaded TCG guest of 6.12 can still run a
 # stale translation of a tracepoint site another vCPU has just patched
 # ("Oops: int3" at the site, the finished NOP in memory), which the
 # event-toggling tests hit under load. One thread cannot interleave a
 # vCPU with the patching, and costs no more time here.
-for k in debian-6.1 debian-6.12; do
-	accel=tcg
-	[ "$k" = debian-6.12 ] && accel=tcg,thread=single
-	want "$k" && TRING_VM_ACCEL=$accel run_kernel "$k" "$k" \
-		"$VM/plan-check" traces
-done
+part_debian() {
+	local accel=tcg
+
+	[ "$1" = debian-6.12 ] && accel=tcg,thread=single
+	want "$1" && TRING_VM_ACCEL=$accel run_kernel "$1" "$1" "$VM/plan-check" traces
+}
+
 # Debian 6.12 with one host thread per vCPU after all, for the core's
 # tests that switch no tracepoint (stress with self-NMIs, data with CPUs
 # offline and back): the 6.12 build under real concurrency. The stale
 # translations above come from patching a tracepoint site; these tests
 # patch none (scripts/toggle-experiment.sh is the experiment).
-want debian-6.12-mt && TRING_VM_ACCEL=tcg run_kernel debian-6.12-mt \
-	debian-6.12 "$VM/plan-mt"
+part_debian_mt() {
+	want debian-6.12-mt && TRING_VM_ACCEL=tcg run_kernel debian-6.12-mt \
+		debian-6.12 "$VM/plan-mt"
+}
 
-# --- 7. userland: tring installed as users do --------------------------------
 # make install (DKMS), then Debian 6.1 and 6.12 booted with the host's own
 # Debian userland: modprobe tring, tring-record, babeltrace2, and the
 # peers' smoke tests (LTTng on 6.1 only, trace-cmd, perf); make uninstall
 # must leave nothing. TAP: tools/testing/vm/userland/test-userland.sh.
-if want userland; then
+part_userland() {
+	want userland || return 0
 	mark userland
 	say "userland: make install, guests with the host's userland, peers, make uninstall"
 	tap_run userland userland "$VM/userland/test-userland.sh" "$OUT/userland"
-fi
+}
 
-# --- 7b. persist: the flight recorder across a crash -------------------------
-# persist= on both Debian kernels: a crash and a warm reboot read back,
-# the region damaged six ways, reserve_mem= on 6.12
+# persist= on a Debian kernel: a crash and a warm reboot read back, the
+# region damaged six ways, reserve_mem= on 6.12
 # (tools/testing/vm/persist-test.sh; each guest has a 600 s budget, the
-# whole a 1200 s one; about 2 minutes each here).
-for s in 6.1 6.12; do
-	if want "persist-$s"; then
-		mark "persist-$s"
-		say "persist-$s: crash and reboot with persist=, the trace read back (Debian $s)"
-		tap_run persist "persist-$s" timeout 1200 "$VM/persist-test.sh" "$s" "$OUT/persist-$s"
-	fi
-done
+# whole a 1500 s one; about 2 minutes each here).
+part_persist() {
+	want "persist-$1" || return 0
+	mark "persist-$1"
+	say "persist-$1: crash and reboot with persist=, the trace read back (Debian $1)"
+	tap_run persist "persist-$1" timeout 1500 "$VM/persist-test.sh" "$1" "$OUT/persist-$1"
+}
 
-# --- 8. race: make bench's tracer race, tiny counts --------------------------
-if want race; then
+# The tracer race of make bench with tiny counts (Debian 6.1).
+part_race() {
+	want race || return 0
 	mark race
 	say "race: the tracer race of make bench, tiny counts (Debian 6.1)"
 	tap_run race race "$VM/userland/race-smoke.sh" "$OUT/race"
-fi
+}
 
-# --- 9. the debug kernels ----------------------------------------------------
-# The same plan on the KCSAN/lockdep kernel, then on 4 vCPUs; the same
-# plan on the KASAN kernel, then fault injection. The two 4-vCPU and
-# fault-injection runs take longer: a hung one fails after twice as long.
-if echo "$KWANTED" | grep -qw debug-6.1 && wait_kernel debug-6.1; then
+# The same plan on the KCSAN/lockdep kernel, then on 4 vCPUs. The 4-vCPU
+# run takes longer: a hung one fails after twice as long.
+part_debug() {
+	echo "$KWANTED" | grep -qw debug-6.1 && wait_kernel debug-6.1 || return 0
 	want debug-6.1 && run_kernel debug-6.1 debug-6.1 "$VM/plan-check" traces
 	want debug-6.1-smp4 && TRING_VM_SMP=4 run_kernel \
 		debug-6.1-smp4 debug-6.1 "$VM/plan-smp4" - $((GUEST_TIMEOUT * 2))
-fi
-if echo "$KWANTED" | grep -qw kasan-6.1 && wait_kernel kasan-6.1; then
+}
+
+# The same plan on the KASAN kernel, then fault injection, then the
+# damaged regions again and a region of 4 CPUs read by 2, under KASAN.
+part_kasan() {
+	echo "$KWANTED" | grep -qw kasan-6.1 && wait_kernel kasan-6.1 || return 0
 	want kasan-6.1 && run_kernel kasan-6.1 kasan-6.1 "$VM/plan-check" traces
 	want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
 		kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 2))
-	# The damaged regions again, and a region of 4 CPUs read by 2,
-	# under KASAN.
-	want persist-kasan-6.1 && mark persist-kasan-6.1 &&
-		say "persist-kasan-6.1: damaged regions read under KASAN" &&
-		tap_run persist persist-kasan-6.1 timeout 1500 "$VM/persist-test.sh" \
+	if want persist-kasan-6.1; then
+		mark persist-kasan-6.1
+		say "persist-kasan-6.1: damaged regions and fewer CPUs, read under KASAN"
+		tap_run persist persist-kasan-6.1 timeout 1800 "$VM/persist-test.sh" \
 			kasan-6.1 "$OUT/persist-kasan-6.1" damaged cpus
-fi
-wait "$KBUILD_PID" 2>/dev/null || true
+	fi
+}
 
-# --- 10. the harness ---------------------------------------------------------
 # A planted WARN: every step of the guest succeeds, and the splat check
 # must still fail the run, on that WARN.
 harness_catches_warn() {
@@ -418,12 +428,54 @@ harness_catches_warn() {
 	cat "$dir/splats.txt"
 	[ "$rc" = 2 ] && grep -q 'tring_test_mod\.c' "$dir/splats.txt"
 }
-if want harness; then
+part_harness() {
+	want harness || return 0
 	mark harness
 	say "harness: a planted WARN must fail a guest run; the splat filter's test"
 	one harness planted-warn-detected harness_catches_warn
+	[ -n "$KDEBUG" ] || wait_kernel debug-6.1
 	tap_run harness splat-test "$VM/splat_test.sh" "$KDEBUG/System.map"
-fi
+}
+
+# --- the lanes ------------------------------------------------------------------
+# Two lanes run side by side on the machine's two cores: A the guests of
+# Debian 6.1 (one emulation thread per vCPU), the userland and the race,
+# then the KCSAN kernel; B the single-threaded checks, Debian 6.12 (one
+# emulation thread), then the KASAN kernel. Each lane builds modules only
+# for its own kernels, and each part's results go to files of their own.
+# The debug kernels build (on a new machine) in the order the lanes need
+# them: KASAN first.
+lane_a() {
+	LANE=a
+	part_debian debian-6.1
+	part_userland
+	part_persist 6.1
+	part_race
+	part_debug
+	part_harness
+	mark end
+}
+lane_b() {
+	LANE=b
+	want static && static_checks
+	if want twin; then
+		mark twin
+		say "user-space twin of the core (unit, stress, ASan+UBSan, TSan)"
+		tap_run twin twin make -C "$top" -s twin-test
+	fi
+	part_debian debian-6.12
+	part_debian_mt
+	part_persist 6.12
+	part_kasan
+	mark end
+}
+mark lanes
+lane_a &
+LANE_A=$!
+lane_b &
+LANE_B=$!
+wait "$LANE_A" "$LANE_B"
+wait "$KBUILD_PID" 2>/dev/null || true
 
 # --- summary -----------------------------------------------------------------
 {
@@ -461,8 +513,15 @@ S=$(count skipped "$TAP"/*.tap)
 awk 'FNR == 1 { s = FILENAME; sub(/.*\//, "", s); sub(/\.tap$/, "", s) }
 	/^not ok / { print "failed: " s ": " $0 }' "$TAP"/*.tap | head -n 20
 mark end
-awk '{ if (NR > 1) printf "%s%s %ds", (NR > 2 ? ", " : "seconds: "), p, $2 - t; p = $1; t = $2 }
-	END { print "" }' "$OUT/marks"
+# seconds LABEL FILE: each part's seconds, from the marks of one lane.
+seconds() {
+	awk -v l="$1" '{ if (NR > 1) printf "%s%s %ds", (NR > 2 ? ", " : "seconds " l ": "), p, $2 - t; p = $1; t = $2 }
+		END { if (NR > 1) print "" }' "$2"
+}
+seconds "(before the lanes)" "$OUT/marks-main"
+for l in a b; do
+	[ -f "$OUT/marks-$l" ] && seconds "(lane $l)" "$OUT/marks-$l"
+done
 echo "QEMU $QEMU (TCG); results: build/check/results.ktap"
 echo "time: $(($(date +%s) - start))s"
 echo "$P passed, $F failed, $S skipped"
