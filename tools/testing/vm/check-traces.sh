@@ -366,15 +366,17 @@ fi
 # child's (with -p, only the process itself: no follow); a switch about
 # it as either task. The tree's markers and getcpu calls are counted.
 # track_count BT ROOT FOLLOW: "tree=N getcpu=N out=N pself=N pkid=N bad=N"
-track_count() {
-	awk -v root="$2" -v follow="$3" '
+# AWK_FIELD: awk's f(NAME), the value of field NAME in a babeltrace2 line.
+AWK_FIELD='
 	function f(name,   v) {
 		v = $0
 		if (!sub(".*[{ ]" name " = ", "", v))
 			return ""
 		sub(/[,} ].*/, "", v)
 		return v
-	}
+	}'
+track_count() {
+	awk -v root="$2" -v follow="$3" "$AWK_FIELD"'
 	function out(what) { bad++; if (bad < 5) print "# not about the tree: " what > "/dev/stderr" }
 	BEGIN { tree[root] = 1 }
 	/ sched_process_fork: / {
@@ -426,14 +428,7 @@ td=$traces/track-death
 if [ -f "$td.expect" ]; then
 	check "track-death: babeltrace2 reads the trace" bt "$td"
 	read -r dpid <"$td.expect"
-	last=$(awk -v p="$dpid" '
-		function f(name,   v) {
-			v = $0
-			if (!sub(".*[{ ]" name " = ", "", v))
-				return ""
-			sub(/[,} ].*/, "", v)
-			return v
-		}
+	last=$(awk -v p="$dpid" "$AWK_FIELD"'
 		/ sched_process_exit: / && f("tid") == p { exited = 1; last = "exit" }
 		/ sched_switch: / && f("prev_tid") == p { last = (exited ? "out-after-exit" : "out") }
 		/ sched_switch: / && f("next_tid") == p { last = "in" }
