@@ -220,6 +220,13 @@ static void record(struct tr_rec *r)
 	tr_start_command(r);
 	tr_record_loop(r);
 	tr_drain(r);
+	/*
+	 * What recording needed of the kernel is done: put back the events
+	 * and the tracking now, not after the relay's linger and round
+	 * trips (teardown() does it for a run that did not get here).
+	 */
+	tr_restore_events(r);
+	tr_restore_tracking(r);
 	tr_live_end(r);
 	r->t_stop = r->ops->now_ns();
 	/* Recording stopped first (a signal, the duration): COMMAND too. */

@@ -37,6 +37,9 @@ static struct {
 	uint64_t beacons[MAX_STREAMS], last_end[MAX_STREAMS];
 	size_t index_len;		/* payload of the last SEND_INDEX */
 	unsigned int pending_asked;	/* DATA_PENDING commands */
+	/* The kernel state at the first DATA_PENDING (the linger) */
+	char pid_at_linger[64], enable_at_linger[8];
+	char pid_path[600], enable_path[600];
 	pthread_t ctrl_thread, data_thread;
 } fr;
 
@@ -140,6 +143,12 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 		v[0] = htobe32(h < MAX_STREAMS &&
 			       __atomic_load_n(&fr.packets[h], __ATOMIC_ACQUIRE) <
 			       be64toh(*(const uint64_t *)(b + 8)) + 1);
+		if (!fr.pending_asked && fr.pid_path[0]) {
+			tr_read_small_file(fr.pid_path, fr.pid_at_linger,
+					   sizeof(fr.pid_at_linger));
+			tr_read_small_file(fr.enable_path, fr.enable_at_linger,
+					   sizeof(fr.enable_at_linger));
+		}
 		fr.pending_asked++;
 		reply(fd, v, 4);
 		break;
@@ -399,7 +408,34 @@ static void test_relay_refuses_stream(void)
 	CHECK(fr.packets[1] == 0);
 }
 
+/*
+ * The kernel state (-e's enables, -p's tracking) is put back right after
+ * the drain, not after the relay's linger and its round trips.
+ */
+static void test_relay_restore_first(void)
+{
+	char args[600];
+
+	net_setup(1, tick_send, 13);
+	mkdirs("%s/tracking", fk.tring);
+	mkdirs("%s/events/sched/sched_switch", fk.tring);
+	snprintf(fr.pid_path, sizeof(fr.pid_path), "%s/tracking/pid", fk.tring);
+	write_file(fr.pid_path, "");
+	snprintf(args, sizeof(args), "%s/tracking/follow", fk.tring);
+	write_file(args, "0\n");
+	snprintf(fr.enable_path, sizeof(fr.enable_path),
+		 "%s/events/sched/sched_switch/enable", fk.tring);
+	write_file(fr.enable_path, "0\n");
+	snprintf(args, sizeof(args), "-e sched_switch -p %d", (int)getpid());
+	CHECK(record_net(args) == 0);
+	relay_stop();
+	CHECK(fr.pending_asked >= 1);
+	CHECK(!strcmp(fr.pid_at_linger, "\n") || !fr.pid_at_linger[0]);
+	CHECK(fr.enable_at_linger[0] == '0');
+}
+
 const struct test relay_tests[] = {
+	{ "relay_restore_first", test_relay_restore_first },
 	{ "relay_refuses_stream", test_relay_refuses_stream },
 	{ "relay_live", test_relay_live },
 	{ "relay_stream", test_relay_stream },
