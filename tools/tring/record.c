@@ -31,39 +31,65 @@ void tr_request_stop(void)
 	tr_stop_requests++;
 }
 
-static void on_signal(int sig)
+/*
+ * The signals that stop a recording as Ctrl-C does: a terminal closed,
+ * Ctrl-\, a reader of our standard error gone. Each must end the run
+ * with the kernel state put back, never kill it half-way.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+
+/**
+ * tr_stop_sigset - the signals that stop a recording
+ * @set: filled with them.
+ */
+void tr_stop_sigset(sigset_t *set)
+{
+	unsigned int i;
+
+	sigemptyset(set);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(set, stop_signals[i]);
+}
+
+static void set_stop_handlers(void (*handler)(int))
 {
 	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: the signal must end ppoll() at once. */
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &sa, NULL);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
 
 	tr_request_stop();
 	/*
 	 * The second one cuts the drain short; a third must kill, even if
 	 * something hangs. sigaction() is async-signal-safe.
 	 */
-	if (tr_stop_requests >= 2) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	if (tr_stop_requests >= 2)
+		set_stop_handlers(SIG_DFL);
+	errno = saved;
 	(void)sig;
 }
 
 /*
- * Catch SIGINT and SIGTERM from the start: a stop asked for while
- * setting up ends the recording as soon as it begins (what the buffer
- * holds is still saved), instead of killing tring-record half-way.
+ * Catch the stop signals from the start: a stop asked for while setting
+ * up ends the recording as soon as it begins (what the buffer holds is
+ * still saved), instead of killing tring-record half-way. A file grown
+ * past RLIMIT_FSIZE is a failed write (EFBIG, exit status 3), not a
+ * death by SIGXFSZ.
  */
 static void catch_signals(struct tr_rec *r)
 {
-	struct sigaction sa;
-
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: the signal must end ppoll() at once. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	set_stop_handlers(on_signal);
+	signal(SIGXFSZ, SIG_IGN);
 	r->signals_caught = true;
 }
 
@@ -74,19 +100,26 @@ static void catch_signals(struct tr_rec *r)
  */
 static void block_signals(struct tr_rec *r)
 {
+	unsigned int i;
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	tr_stop_sigset(&set);
 	/* COMMAND's exit wakes the sleep too. */
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &r->old_mask);
 	r->wait_mask = r->old_mask;
-	sigdelset(&r->wait_mask, SIGINT);
-	sigdelset(&r->wait_mask, SIGTERM);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigdelset(&r->wait_mask, stop_signals[i]);
 	sigdelset(&r->wait_mask, SIGCHLD);
 	r->signals_blocked = true;
+}
+
+/* Every signal tring-record handles back to its default (also COMMAND's). */
+void tr_default_signals(void)
+{
+	set_stop_handlers(SIG_DFL);
+	signal(SIGXFSZ, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
 }
 
 static void restore_signals(struct tr_rec *r)
@@ -94,11 +127,8 @@ static void restore_signals(struct tr_rec *r)
 	/* One that came in since the last sleep only bumps the counter. */
 	if (r->signals_blocked)
 		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
-	if (r->signals_caught) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-	}
+	if (r->signals_caught)
+		tr_default_signals();
 	r->signals_blocked = false;
 	r->signals_caught = false;
 }

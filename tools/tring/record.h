@@ -304,6 +304,8 @@ struct tr_rec {
 /* record.c: the run, signals; util.c: messages (tr_note() obeys --quiet) */
 int tr_main(int argc, char **argv, const struct tr_ops *ops);
 void tr_request_stop(void);
+void tr_stop_sigset(sigset_t *set);
+void tr_default_signals(void);
 extern volatile sig_atomic_t tr_stop_requests;
 void tr_msg(const char *level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

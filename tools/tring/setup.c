@@ -439,7 +439,7 @@ fail:
  * device, then lttng_statedump_end, and returns when it is done. Not for
  * an instance (the statedump goes to the default buffer only), nor with
  * --no-statedump. An older module without the file, or a failed write,
- * is a warning: the trace is valid without it. SIGINT and SIGTERM wait
+ * is a warning: the trace is valid without it. The stop signals wait
  * until the write is done, so a stop cannot cut the statedump short.
  */
 void tr_statedump(struct tr_rec *r)
@@ -463,9 +463,7 @@ void tr_statedump(struct tr_rec *r)
 		r->statedump = TR_STATEDUMP_UNSUPPORTED;
 		return;
 	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	tr_stop_sigset(&set);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	aff = pin_to_recorded(r, &size);
 	ret = r->ops->knob_write(path, "1");
