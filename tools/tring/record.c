@@ -138,6 +138,9 @@ static int setup(struct tr_rec *r)
 	int ret;
 
 	ret = tr_check_environment(r);
+	/* Before anything is changed: a second run must not harm this one. */
+	if (!ret)
+		ret = tr_lock(r);
 	if (!ret) {
 		tr_set_priority(r);
 		ret = tr_prepare_output(r);
@@ -177,6 +180,7 @@ static void teardown(struct tr_rec *r)
 	free(r->cpus);
 	free(r->set);
 	free(r->pfd);
+	tr_unlock(r);
 	/*
 	 * Last: a Ctrl-C while the events are put back (hundreds of
 	 * enable files with -e 'sys_*') must not kill us half-way.
@@ -292,6 +296,7 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	r->child_go = -1;
+	r->lock_fd[0] = r->lock_fd[1] = -1;
 	tr_stop_requests = 0;
 	tr_status_reset();
 	ret = tr_parse_options(&r->opt, argc, argv);

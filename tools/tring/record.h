@@ -238,6 +238,7 @@ struct tr_rec {
 	bool out_created;		/* this run made out_dir */
 	bool trace_created;		/* this run made trace_dir */
 	bool out_prepared;		/* out_dir checked and usable */
+	int lock_fd[2];			/* flock()ed: <tring>, the instance */
 	struct tr_relay *net;		/* -o net://: the relay, else NULL */
 	enum tr_statedump statedump;
 
@@ -322,6 +323,8 @@ void tr_iov_advance(struct iovec **iov, int *cnt, size_t n);
 
 /* setup.c: environment, knobs, streams */
 int tr_check_environment(struct tr_rec *r);
+int tr_lock(struct tr_rec *r);
+void tr_unlock(struct tr_rec *r);
 int tr_apply_knobs(struct tr_rec *r);
 void tr_set_priority(struct tr_rec *r);
 int tr_open_streams(struct tr_rec *r);

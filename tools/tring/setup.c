@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -57,6 +58,59 @@ int tr_check_environment(struct tr_rec *r)
 		return TR_EXIT_SETUP;
 	}
 	return 0;
+}
+
+/* flock() @dir, or say that another tring-record has it. */
+static int lock_dir(const char *dir, int *fd)
+{
+	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0) {
+		tr_err("cannot open %s: %s", dir, strerror(errno));
+		return TR_EXIT_SETUP;
+	}
+	if (!flock(*fd, LOCK_EX | LOCK_NB))
+		return 0;
+	if (errno == EWOULDBLOCK)
+		tr_err("%s is in use by another tring-record: nothing was changed",
+		       dir);
+	else
+		tr_err("cannot lock %s: %s", dir, strerror(errno));
+	close(*fd);
+	*fd = -1;
+	return TR_EXIT_SETUP;
+}
+
+/**
+ * tr_lock - take the buffer, and the module's shared state, for this run
+ * @r: the run, its environment checked.
+ *
+ * Before anything is changed (knobs, tracking, events), so that a second
+ * tring-record fails without touching what a running one set up: an
+ * flock() on the buffer's directory, and on the module's (which holds
+ * the events and the tracking) for an instance too. Released at exit
+ * (tr_unlock()), or when the process dies.
+ *
+ * Return: 0 or TR_EXIT_SETUP after a message.
+ */
+int tr_lock(struct tr_rec *r)
+{
+	int ret;
+
+	ret = lock_dir(r->tring_dir, &r->lock_fd[0]);
+	if (!ret && r->opt.instance)
+		ret = lock_dir(r->buf_dir, &r->lock_fd[1]);
+	return ret;
+}
+
+void tr_unlock(struct tr_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(r->lock_fd); i++) {
+		if (r->lock_fd[i] >= 0)
+			close(r->lock_fd[i]);
+		r->lock_fd[i] = -1;
+	}
 }
 
 /*

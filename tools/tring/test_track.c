@@ -5,6 +5,8 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
@@ -243,7 +245,33 @@ static void test_track_file_size_limit(void)
 	CHECK(!strcmp(first_line(pid_path), ""));
 }
 
+/*
+ * A second tring-record fails before it changes anything: the tracking
+ * set (and the knobs) a running one put in force stay as they are.
+ */
+static void test_track_second_run(void)
+{
+	char args[128];
+	int fd;
+
+	fake_tracking("1\n", "1\n");
+	fd = open(fk.tring, O_RDONLY | O_DIRECTORY);
+	CHECK(!flock(fd, LOCK_EX));
+	snprintf(args, sizeof(args), "-p %d -b 512", (int)getpid());
+	CHECK(record(args) == TR_EXIT_SETUP);
+	CHECK(err_has("in use by another tring-record"));
+	CHECK(!strstr(fk.events, "knob"));
+	CHECK(out_size("") == -1);
+	close(fd);
+	CHECK(!strcmp(first_line(pid_path), "1"));
+	/* Released at exit: the next run gets it. */
+	fk.tick = tick_track;
+	CHECK(record(args) == 0);
+	CHECK(record("--force") == 0);
+}
+
 const struct test track_tests[] = {
+	{ "track_second_run", test_track_second_run },
 	{ "track_stop_signals", test_track_stop_signals },
 	{ "track_file_size_limit", test_track_file_size_limit },
 	{ "track_pid", test_track_pid },
