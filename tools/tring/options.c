@@ -247,7 +247,9 @@ static const char usage_tail[] =
 "	With a COMMAND: COMMAND's exit status (128 + N if signal N\n"
 "	killed it) when the recording succeeded, else\n"
 "	125  tring-record failed (any of 1 to 5 above; the summary's\n"
-"	     exit_status= says which), COMMAND ran or not\n"
+"	     exit_status= says which), COMMAND ran or not; also a bad\n"
+"	     option of a command line that names a COMMAND (after --,\n"
+"	     or after the options, as getopt reads them)\n"
 "	126  COMMAND was found but could not be run\n"
 "	127  COMMAND was not found\n";
 
@@ -300,6 +302,94 @@ static const struct option long_options[] = {
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
 };
+
+/* "+": options end at COMMAND, whose own options are its. */
+#define SHORT_OPTS	"+o:fd:c:b:s:w:e:p:lqh"
+
+/* The long option @name (up to '=' or its end) names, as getopt reads it. */
+static const struct option *find_long(const char *name)
+{
+	size_t len = strcspn(name, "=");
+	const struct option *o, *prefix = NULL;
+
+	for (o = long_options; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (!o->name[len])
+			return o;
+		if (!prefix)
+			prefix = o;
+	}
+	return prefix;
+}
+
+/* Does the option @arg take the next argument as its value? */
+static bool takes_next(const char *arg)
+{
+	const struct option *o;
+	const char *p, *q;
+
+	if (arg[1] == '-') {
+		o = find_long(arg + 2);
+		return o && o->has_arg == required_argument &&
+		       !strchr(arg, '=');
+	}
+	for (p = arg + 1; *p; p++) {
+		q = strchr(SHORT_OPTS + 1, *p);
+		if (q && q[1] == ':')
+			return !p[1];
+	}
+	return false;
+}
+
+static bool is_list(const char *arg)
+{
+	const struct option *o;
+	const char *p, *q;
+
+	if (arg[1] == '-') {
+		o = find_long(arg + 2);
+		return o && o->val == 'l';
+	}
+	for (p = arg + 1; *p; p++) {
+		if (*p == 'l')
+			return true;
+		q = strchr(SHORT_OPTS + 1, *p);
+		if (q && q[1] == ':')
+			return false;
+	}
+	return false;
+}
+
+/**
+ * tr_names_command - does the command line name a COMMAND?
+ * @argc: argument count.
+ * @argv: arguments.
+ *
+ * Read as getopt reads it, also when it holds a bad option (taken as
+ * one without a value): a "--" that ends the options, or an argument
+ * after them, with something after it; never with --list (its argument
+ * is a GLOB). A usage error then exits 125 with a COMMAND, 1 without,
+ * whether or not "--" appears as some option's value.
+ *
+ * Return: true if it does.
+ */
+bool tr_names_command(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc;
+		if (argv[i][0] != '-' || !argv[i][1])
+			return true;
+		if (is_list(argv[i]))
+			return false;
+		if (takes_next(argv[i]))
+			i++;
+	}
+	return false;
+}
 
 /* A whole decimal number in [min, max], or -1. */
 static long parse_long(const char *s, long min, long max)
@@ -592,8 +682,7 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	/* 0, not 1: starts getopt afresh (the unit test parses many times). */
 	optind = 0;
 	opterr = 1;
-	/* "+": options end at COMMAND, whose own options are its. */
-	while ((c = getopt_long(argc, argv, "+o:fd:c:b:s:w:e:p:lqh", long_options,
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_options,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tr_usage(stdout);

@@ -268,17 +268,6 @@ static void record(struct tr_rec *r)
 	finish(r);
 }
 
-/* Has the command line a "--", so a COMMAND (for the exit status)? */
-static bool names_command(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--"))
-			return true;
-	return false;
-}
-
 /**
  * tr_main - tring-record
  * @argc: argument count.
@@ -301,7 +290,7 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	tr_status_reset();
 	ret = tr_parse_options(&r->opt, argc, argv);
 	if (ret)
-		return ret < 0 ? TR_EXIT_OK : names_command(argc, argv) ?
+		return ret < 0 ? TR_EXIT_OK : tr_names_command(argc, argv) ?
 		       TR_EXIT_COMMAND_FAILED : ret;
 	if (r->opt.list) {
 		ret = tr_check_environment(r) ?: tr_list_events(r);

@@ -369,6 +369,7 @@ void tr_usage_summary(FILE *f);
 
 /* options.c */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv);
+bool tr_names_command(int argc, char **argv);
 int tr_parse_cpulist(const char *s, unsigned char *bitmap);
 void tr_usage(FILE *f);
 

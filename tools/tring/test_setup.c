@@ -272,6 +272,19 @@ static void test_options(void)
 	/* After the options, a COMMAND; with --list, one GLOB only. */
 	CHECK(run("--list a extra") == TR_EXIT_USAGE);
 	CHECK(err_has("unexpected argument 'a'"));
+	/*
+	 * A usage error exits 125 when the line names a COMMAND, as getopt
+	 * reads it, and 1 when not, whether "--" appears or not.
+	 */
+	CHECK(run("--bogus -- true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("--bogus true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("-d x true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("-qd x true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("--dur=x true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("-o -- -d x") == TR_EXIT_USAGE);
+	CHECK(run("--output -- -d x") == TR_EXIT_USAGE);
+	CHECK(run("-e -- --filter -- -d x") == TR_EXIT_USAGE);
+	CHECK(run("-l a -- b") == TR_EXIT_USAGE);
 }
 
 /* Does @help list @key, as "  KEY " in the summary's keys? */
