@@ -158,11 +158,12 @@ static const char usage_head[] =
 "		buffer has a stream for. A CPU not online since the\n"
 "		buffer was made has no ring yet: it is looked for once a\n"
 "		second and recorded from when it comes online.\n"
-"	-b, --buffer-size KB\n"
-"		Set the per-CPU ring size (knob buffer_size_kb).\n"
-"	-s, --subbuf-size KB\n"
+"	-b, --buffer-size SIZE\n"
+"		Set the per-CPU ring size (knob buffer_size_kb): KiB, or\n"
+"		with a K, M or G suffix (4M is 4096).\n"
+"	-s, --subbuf-size SIZE\n"
 "		Set the sub-buffer size, a power of two (knob\n"
-"		buffer_subbuf_size_kb).\n"
+"		buffer_subbuf_size_kb): KiB, or with K or M (1M).\n"
 "	--overwrite, --discard\n"
 "		Flight-recorder mode (the oldest unread data is\n"
 "		overwritten) or drop new events when the ring is full\n"
@@ -458,6 +459,36 @@ static int bad_value(const char *opt, const char *val, const char *why)
 	return TR_EXIT_USAGE;
 }
 
+/*
+ * A size in KiB: a number, or one with a K, M or G suffix (KiB, MiB,
+ * GiB; "KB", "MiB" and the like too), in [min, max] KiB; -1 if not.
+ */
+long tr_parse_size_kb(const char *s, long min, long max)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end) {
+		const char *u = strchr("kKmMgG", *end);
+
+		if (!u || (strcmp(end + 1, "") && strcmp(end + 1, "B") &&
+			   strcmp(end + 1, "iB")))
+			return -1;
+		shift = (u - "kKmMgG") / 2 * 10;
+	}
+	if (v > (unsigned long long)max >> shift)
+		return -1;
+	v <<= shift;
+	return v < (unsigned long long)min ? -1 : (long)v;
+}
+
 /* parse_long() cannot: -1 is a nice value. */
 static int parse_nice(struct tr_opts *o, const char *arg)
 {
@@ -491,16 +522,16 @@ static int parse_buffer_opt(struct tr_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'b':
-		o->buffer_kb = parse_long(arg, 1, 4L << 20);
+		o->buffer_kb = tr_parse_size_kb(arg, 1, 4L << 20);
 		if (o->buffer_kb < 0)
 			return bad_value("buffer size", arg,
-					 "expected KiB from 1 to 4194304");
+					 "expected KiB from 1 to 4194304, or a size with K, M or G");
 		return 0;
 	case 's':
-		o->subbuf_kb = parse_long(arg, 1, 16384);
+		o->subbuf_kb = tr_parse_size_kb(arg, 1, 16384);
 		if (o->subbuf_kb < 0 || (o->subbuf_kb & (o->subbuf_kb - 1)))
 			return bad_value("sub-buffer size", arg,
-					 "expected KiB, a power of two up to 16384");
+					 "expected KiB (or K, M), a power of two up to 16M");
 		return 0;
 	case OPT_OVERWRITE:
 		o->overwrite = 1;
@@ -676,6 +707,7 @@ static void set_defaults(struct tr_opts *o)
  */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 {
+	static struct tr_relay url;
 	int c, ret;
 
 	set_defaults(o);
@@ -709,6 +741,9 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	if (!o->output)
 		o->output = o->default_output;
 	o->net = tr_relay_is_url(o->output);
+	/* A bad URL is a usage error, said before anything is looked at. */
+	if (o->net && tr_relay_parse_url(&url, o->output))
+		return TR_EXIT_USAGE;
 	if ((o->session || o->live_us) && !o->net) {
 		fprintf(stderr, "tring-record: --session and --live need -o net://HOST\n");
 		goto usage;

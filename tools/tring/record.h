@@ -370,6 +370,7 @@ void tr_usage_summary(FILE *f);
 /* options.c */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv);
 bool tr_names_command(int argc, char **argv);
+long tr_parse_size_kb(const char *s, long min, long max);
 int tr_parse_cpulist(const char *s, unsigned char *bitmap);
 void tr_usage(FILE *f);
 

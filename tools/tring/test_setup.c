@@ -15,7 +15,7 @@ static void test_knobs(void)
 
 	fake_setup(2, 4096, 8, false);
 	fk.tick = tick_stop;
-	CHECK(record("-b 256 -s 8 --overwrite --clock local -w 3") == 0);
+	CHECK(record("-b 256K -s 8 --overwrite --clock local -w 3") == 0);
 	a = strstr(fk.events, "knob buffer_subbuf_size_kb=8\n");
 	b = strstr(fk.events, "knob buffer_size_kb=256\n");
 	c = strstr(fk.events, "knob overwrite=1\n");
@@ -31,6 +31,12 @@ static void test_knobs(void)
 	fk.events[0] = '\0';
 	CHECK(record("--force -b 256 -s 8 --overwrite --clock local") == 0);
 	CHECK(!strstr(fk.events, "knob"));
+
+	/* -b and -s with a suffix. */
+	fk.events[0] = '\0';
+	CHECK(record("--force -b 4M -s 1M") == 0);
+	CHECK(strstr(fk.events, "knob buffer_subbuf_size_kb=1024\n"));
+	CHECK(strstr(fk.events, "knob buffer_size_kb=4096\n"));
 
 	/* Clamped watermark: warned. */
 	CHECK(record("--force -w 100") == 0);
@@ -267,6 +273,18 @@ static void test_options(void)
 	CHECK(run("--bogus") == TR_EXIT_USAGE);
 	CHECK(run("-s 3") == TR_EXIT_USAGE);
 	CHECK(run("-b 0") == TR_EXIT_USAGE);
+	CHECK(run("-b 4X") == TR_EXIT_USAGE);
+	CHECK(run("-b 5G") == TR_EXIT_USAGE);
+	CHECK(run("-s 32M") == TR_EXIT_USAGE);
+	CHECK(tr_parse_size_kb("4M", 1, 4L << 20) == 4096);
+	CHECK(tr_parse_size_kb("4G", 1, 4L << 20) == 4L << 20);
+	CHECK(tr_parse_size_kb("64KiB", 1, 100) == 64);
+	CHECK(tr_parse_size_kb("2MB", 1, 4096) == 2048);
+	CHECK(tr_parse_size_kb("-1", 1, 100) == -1);
+	/* A bad URL is said as such, before debugfs is looked at. */
+	CHECK(run("--debugfs /nonexistent -o net://h:0") == TR_EXIT_USAGE);
+	CHECK(err_has("bad relay URL 'net://h:0'"));
+	CHECK(!err_has("debugfs"));
 	CHECK(run("--clock tsc") == TR_EXIT_USAGE);
 	CHECK(run("-w 0") == TR_EXIT_USAGE);
 	/* After the options, a COMMAND; with --list, one GLOB only. */
