@@ -356,7 +356,44 @@ static void test_help_lists_summary(void)
 	free(help);
 }
 
+/*
+ * The man page made by man.awk keeps each SYNOPSIS form on a line of
+ * its own (they were filled into one paragraph).
+ */
+static void test_man_synopsis(void)
+{
+	char help[400], man[400], cmd[1200], line[512];
+	bool in_syn = false, want_br = false;
+	unsigned int forms = 0;
+	FILE *f;
+
+	fake_setup(1, 4096, 8, false);
+	snprintf(help, sizeof(help), "%s/help.txt", fk.root);
+	snprintf(man, sizeof(man), "%s/tring-record.1", fk.root);
+	f = fopen(help, "w");
+	tr_usage(f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "awk -f %s/man.awk <%s >%s", TR_SRC_DIR,
+		 help, man);
+	CHECK(!system(cmd));
+	f = fopen(man, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, ".SH", 3))
+			in_syn = strstr(line, "SYNOPSIS") != NULL;
+		if (!in_syn || !strncmp(line, ".SH", 3))
+			continue;
+		if (want_br)
+			CHECK(!strcmp(line, ".br\n"));
+		want_br = !strncmp(line, "tring\\-record", 13);
+		forms += want_br;
+	}
+	if (f)
+		fclose(f);
+	CHECK(forms >= 5);
+}
+
 const struct test setup_tests[] = {
+	{ "man_synopsis", test_man_synopsis },
 	{ "knobs", test_knobs },
 	{ "knob_busy", test_knob_busy },
 	{ "nice", test_nice },
