@@ -180,6 +180,7 @@ static void teardown(struct tr_rec *r)
 	free(r->cpus);
 	free(r->set);
 	free(r->pfd);
+	tr_close_dirs(r);
 	tr_unlock(r);
 	/*
 	 * Last: a Ctrl-C while the events are put back (hundreds of
@@ -286,6 +287,7 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	r->ops = ops;
 	r->child_go = -1;
 	r->lock_fd[0] = r->lock_fd[1] = -1;
+	r->out_dirfd = r->trace_dirfd = -1;
 	tr_stop_requests = 0;
 	tr_status_reset();
 	ret = tr_parse_options(&r->opt, argc, argv);

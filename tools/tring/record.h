@@ -239,6 +239,10 @@ struct tr_rec {
 	bool trace_created;		/* this run made trace_dir */
 	bool out_prepared;		/* out_dir checked and usable */
 	int lock_fd[2];			/* flock()ed: <tring>, the instance */
+	int out_dirfd, trace_dirfd;	/* DIR, DIR/kernel: files made in them */
+	uid_t owner_uid;		/* SUDO_UID: the output's owner, or -1 */
+	gid_t owner_gid;
+	bool chown_warned;
 	struct tr_relay *net;		/* -o net://: the relay, else NULL */
 	enum tr_statedump statedump;
 
@@ -354,6 +358,9 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count);
 int tr_copy_metadata(struct tr_rec *r, bool final);
 void tr_close_outputs(struct tr_rec *r);
 void tr_remove_output(struct tr_rec *r);
+int tr_create_file(struct tr_rec *r, int dirfd, const char *name);
+void tr_give_away(struct tr_rec *r, int fd);
+void tr_close_dirs(struct tr_rec *r);
 
 /* loop.c: record loop and drain */
 void tr_record_loop(struct tr_rec *r);

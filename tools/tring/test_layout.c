@@ -7,7 +7,9 @@
 #include <dirent.h>
 #include <errno.h>
 #include <sched.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "test_record.h"
@@ -234,7 +236,72 @@ static void test_statedump_errors(void)
 	CHECK(sum("exit_status") == 0);
 }
 
+static char victim[400];
+
+/* While recording, the owner of DIR plants links to a file of root's. */
+static void tick_plant(unsigned int n)
+{
+	char path[600];
+
+	if (n != 1)
+		return;
+	snprintf(path, sizeof(path), "%s/kernel/.metadata.tmp", fk.out);
+	CHECK(!symlink(victim, path));
+	snprintf(path, sizeof(path), "%s/.tring-record.summary", fk.out);
+	CHECK(!symlink(victim, path));
+	tr_request_stop();
+}
+
+/* Mode @mode, owned by @uid:@gid? */
+static bool owned(const char *name, unsigned int mode, uid_t uid, gid_t gid)
+{
+	char path[600];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/%s", fk.out, name);
+	return !lstat(path, &st) && (!mode || (st.st_mode & 07777) == mode) &&
+	       st.st_uid == uid && st.st_gid == gid;
+}
+
+/*
+ * Every output file is 0600 (the metadata was 0644, the summary 0666
+ * less the umask), made with O_EXCL | O_NOFOLLOW in the directory: a
+ * symbolic link planted in DIR is not followed. Through sudo the files
+ * and directories made go to SUDO_UID:SUDO_GID.
+ */
+static void test_output_files(void)
+{
+	char meta[400], text[64];
+
+	fake_setup(1, 4096, 8, false);
+	snprintf(meta, sizeof(meta), "%s/metadata", fk.tring);
+	write_file(meta, "/* CTF 1.8 */\n");
+	snprintf(victim, sizeof(victim), "%s/victim", fk.root);
+	write_file(victim, "root's\n");
+	fk.tick = tick_plant;
+	setenv("SUDO_UID", "4242", 1);
+	setenv("SUDO_GID", "4343", 1);
+	CHECK(record("") == 0);
+	unsetenv("SUDO_UID");
+	unsetenv("SUDO_GID");
+	CHECK(!tr_read_small_file(victim, text, sizeof(text)));
+	CHECK(!strcmp(text, "root's\n"));
+	CHECK(owned("kernel/stream_0", 0600, 4242, 4343));
+	CHECK(owned("kernel/metadata", 0600, 4242, 4343));
+	CHECK(owned(".tring-record.summary", 0600, 4242, 4343));
+	CHECK(owned("", 0, 4242, 4343) && owned("kernel", 0, 4242, 4343));
+	CHECK(out_size("kernel/metadata") == 14);
+	CHECK(sum("exit_status") == 0);
+
+	/* Without sudo: root's, 0600 too, whatever the umask. */
+	fk.tick = tick_stop;
+	CHECK(record("--force") == 0);
+	CHECK(owned("kernel/metadata", 0600, 0, 0));
+	CHECK(owned(".tring-record.summary", 0600, 0, 0));
+}
+
 const struct test layout_tests[] = {
+	{ "output_files", test_output_files },
 	{ "layout", test_layout },
 	{ "flat_layout", test_flat_layout },
 	{ "layout_cleanup", test_layout_cleanup },
