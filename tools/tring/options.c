@@ -21,7 +21,7 @@ static const char usage_head[] =
 "	tring-record [OPTION]... [-p PID[,PID...]] [--follow]\n"
 "	tring-record [OPTION]... -- COMMAND [ARG]...\n"
 "	tring-record -o net://HOST[:PORT[:PORT]] [--live[=US]] [OPTION]...\n"
-"	tring-record -l [GLOB]\n"
+"	tring-record -l [GLOB]\n""	tring-record --reset\n"
 "\n"
 "DESCRIPTION\n"
 "	Opens the stream of every CPU of a tring buffer, sleeps until the\n"
@@ -188,6 +188,19 @@ static const char usage_head[] =
 "	--debugfs PATH\n"
 "		Where debugfs is mounted (default /sys/kernel/debug, or the\n"
 "		TRING_DEBUGFS environment variable).\n"
+"	--reset\n"
+"		Put the module back as it was loaded, as trace-cmd reset\n"
+"		does for ftrace, and exit: tracking/pid cleared and follow\n"
+"		off; every event of the default buffer disabled, tring's\n"
+"		and the generic ones, and every filter removed; the knobs\n"
+"		buffer_subbuf_size_kb, buffer_size_kb and overwrite at the\n"
+"		values of the module's parameters (subbuf_size,\n"
+"		subbuf_count, overwrite in /sys/module/tring/parameters),\n"
+"		trace_clock mono. Generic events offered stay offered\n"
+"		(disabled): the module cannot withdraw them. Instances are\n"
+"		left alone. A recording warns at the start about a\n"
+"		tracking set, filters or generic events enabled that an\n"
+"		earlier run may have left.\n"
 "	-q, --quiet\n"
 "		No status line and no summary on standard error; warnings\n"
 "		and errors are still shown.\n"
@@ -220,7 +233,7 @@ static const char usage_head[] =
 static const char usage_tail[] =
 "\n"
 "ENVIRONMENT\n"
-"	TRING_DEBUGFS      debugfs mount point, as --debugfs (which wins)\n""	TRING_RELAY_TIMEOUT  seconds for each exchange with the relay (10)\n"
+"	TRING_DEBUGFS      debugfs mount point, as --debugfs (which wins)\n""	TRING_RELAY_TIMEOUT  seconds for each exchange with the relay (10)\n""	TRING_SYSFS        where sysfs is mounted, for --reset (/sys)\n"
 "\n"
 "EXAMPLES\n"
 "	tring-record -o /tmp/trace            until Ctrl-C\n"
@@ -278,6 +291,7 @@ enum {
 	OPT_LIVE,
 	OPT_SUMMARY,
 	OPT_NICE,
+	OPT_RESET,
 };
 
 static const struct option long_options[] = {
@@ -303,6 +317,7 @@ static const struct option long_options[] = {
 	{ "live",	 optional_argument, NULL, OPT_LIVE },
 	{ "summary",	 required_argument, NULL, OPT_SUMMARY },
 	{ "nice",	 required_argument, NULL, OPT_NICE },
+	{ "reset",	 no_argument,	    NULL, OPT_RESET },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -673,6 +688,9 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 		return 0;
 	case OPT_NICE:
 		return parse_nice(o, arg);
+	case OPT_RESET:
+		o->reset = true;
+		return 0;
 	case 'q':
 		o->quiet = true;
 		return 0;
@@ -740,6 +758,10 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	if (optind < argc) {
 		fprintf(stderr, "tring-record: unexpected argument '%s'\n",
 			argv[optind]);
+		goto usage;
+	}
+	if (o->reset && (o->command || o->list)) {
+		fprintf(stderr, "tring-record: --reset does nothing else (no COMMAND, no --list)\n");
 		goto usage;
 	}
 	if (!o->output)

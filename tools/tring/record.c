@@ -145,8 +145,10 @@ static int setup(struct tr_rec *r)
 		tr_set_priority(r);
 		ret = tr_prepare_output(r);
 	}
-	if (!ret)
+	if (!ret) {
+		tr_warn_leftovers(r);
 		ret = tr_apply_knobs(r);
+	}
 	/* Before -e starts the events: none of an untracked process. */
 	if (!ret)
 		ret = tr_apply_tracking(r);
@@ -294,6 +296,11 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	if (ret)
 		return ret < 0 ? TR_EXIT_OK : tr_names_command(argc, argv) ?
 		       TR_EXIT_COMMAND_FAILED : ret;
+	if (r->opt.reset) {
+		ret = tr_check_environment(r) ?: tr_lock(r) ?: tr_reset(r);
+		tr_unlock(r);
+		return ret;
+	}
 	if (r->opt.list) {
 		ret = tr_check_environment(r) ?: tr_list_events(r);
 		tr_restore_events(r);

@@ -109,6 +109,7 @@ struct tr_opts {
 	const char *filters[TR_MAX_SPECS];	/* --filter of each, or NULL */
 	unsigned int nspecs;
 	bool list;			/* --list: print the events, exit */
+	bool reset;			/* --reset: the module as loaded, exit */
 	const char *list_glob;		/* its pattern, or NULL */
 	pid_t pids[TR_MAX_PIDS];	/* -p */
 	unsigned int npids;
@@ -330,17 +331,25 @@ int tr_check_environment(struct tr_rec *r);
 int tr_lock(struct tr_rec *r);
 void tr_unlock(struct tr_rec *r);
 int tr_apply_knobs(struct tr_rec *r);
+int tr_set_knob(struct tr_rec *r, const char *knob, const char *val);
 void tr_set_priority(struct tr_rec *r);
 int tr_open_streams(struct tr_rec *r);
 void tr_open_late(struct tr_rec *r);
 const struct tr_cpu *tr_first_open(const struct tr_rec *r);
 void tr_statedump(struct tr_rec *r);
 
+/* reset.c: --reset, and what an earlier run left */
+int tr_reset(struct tr_rec *r);
+void tr_warn_leftovers(struct tr_rec *r);
+
 /* events.c: -e and --list */
 int tr_select_events(struct tr_rec *r);
 unsigned int tr_count_selected(const struct tr_rec *r);
 int tr_restore_events(struct tr_rec *r);
 int tr_list_events(struct tr_rec *r);
+int tr_events_leftovers(struct tr_rec *r, char *example, size_t size);
+int tr_reset_events(struct tr_rec *r, unsigned int *disabled,
+		    unsigned int *filters);
 
 /* track.c: -p, --follow, COMMAND */
 int tr_apply_tracking(struct tr_rec *r);

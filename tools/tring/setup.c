@@ -129,7 +129,7 @@ static bool knob_holds(const char *knob, const char *cur, const char *val)
 	return !strncmp(cur, val, len) && (cur[len] == '\n' || !cur[len]);
 }
 
-static int set_knob(struct tr_rec *r, const char *knob, const char *val)
+int tr_set_knob(struct tr_rec *r, const char *knob, const char *val)
 {
 	char path[4096], cur[128];
 	int ret;
@@ -167,16 +167,16 @@ int tr_apply_knobs(struct tr_rec *r)
 	/* The sub-buffer size first: buffer_size_kb is rounded to it. */
 	if (o->subbuf_kb > 0) {
 		snprintf(v, sizeof(v), "%ld", o->subbuf_kb);
-		ret = set_knob(r, "buffer_subbuf_size_kb", v);
+		ret = tr_set_knob(r, "buffer_subbuf_size_kb", v);
 	}
 	if (!ret && o->buffer_kb > 0) {
 		snprintf(v, sizeof(v), "%ld", o->buffer_kb);
-		ret = set_knob(r, "buffer_size_kb", v);
+		ret = tr_set_knob(r, "buffer_size_kb", v);
 	}
 	if (!ret && o->overwrite >= 0)
-		ret = set_knob(r, "overwrite", o->overwrite ? "1" : "0");
+		ret = tr_set_knob(r, "overwrite", o->overwrite ? "1" : "0");
 	if (!ret && o->clock)
-		ret = set_knob(r, "trace_clock", o->clock);
+		ret = tr_set_knob(r, "trace_clock", o->clock);
 	return ret;
 }
 
