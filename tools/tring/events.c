@@ -551,11 +551,13 @@ static void forget_events(struct tr_rec *r)
  */
 int tr_events_leftovers(struct tr_rec *r, char *example, size_t size)
 {
-	char text[64];
+	char text[64], path[4096];
 	unsigned int i;
 	int n = 0;
 
-	if (scan_events(r))
+	/* No events (an old module): nothing to say, no error either. */
+	if (tr_join(path, sizeof(path), r->tring_dir, "events") ||
+	    access(path, F_OK) || scan_events(r))
 		return -ENOENT;
 	for (i = 0; i < r->nevents; i++) {
 		if (!read_filter(r, &r->events[i], text, sizeof(text)))
