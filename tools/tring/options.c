@@ -106,6 +106,25 @@ static const char usage_head[] =
 "		costs every busy CPU a sub-buffer. At the end the session\n"
 "		stays open a tick more (a second at least), so that viewers\n"
 "		read the last packets.\n"
+"	--rotate SIZE|SECONDS\n"
+"		Write the trace as numbered chunks, DIR/chunk_<N>/kernel\n"
+"		(N from 0), each a whole CTF trace (its metadata, a stream\n"
+"		file per CPU of whole packets): a new chunk begins before a\n"
+"		batch of packets that would take the one written past SIZE\n"
+"		(64M: K, M or G needed), or once it is SECONDS old (60,\n"
+"		60s; at the first packet after that), as lttng rotate and\n"
+"		perf record --switch-output do. babeltrace2 DIR/chunk_3\n"
+"		reads a chunk, babeltrace2 DIR all of them as one trace.\n"
+"		With net://, SIZE only: it is each CPU stream's\n"
+"		tracefile_size, the relay splitting the files.\n"
+"	--max-size SIZE\n"
+"		Without --rotate, stop once SIZE is saved (KiB, or K, M, G),\n"
+"		as -d does: the drain still saves what the rings hold. With\n"
+"		--rotate, keep the last chunks: as a chunk begins, the\n"
+"		oldest ones are removed while they and a full new chunk\n"
+"		would not fit in SIZE (with --rotate SECONDS, while those\n"
+"		kept pass SIZE). With net:// and --rotate SIZE, the\n"
+"		relay's tracefile_count, SIZE / --rotate SIZE.\n"
 "	--summary FILE\n"
 "		Write the summary's key=value lines to FILE instead of\n"
 "		DIR/.tring-record.summary (with net://, where none is\n"
@@ -222,7 +241,8 @@ static const char usage_head[] =
 "	DIR/kernel/stream_<cpu>\n"
 "		the CPU's packets, whole sub-buffers, in order\n"
 "	DIR/kernel/metadata\n"
-"		copy of the buffer's CTF metadata\n"
+"		copy of the buffer's CTF metadata\n""	DIR/chunk_<N>/kernel/\n"
+"		with --rotate: chunk N, stream_<cpu> and metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
 "		clock, nice, cpus recorded, cpus_without_ring: never online\n"
@@ -292,6 +312,8 @@ enum {
 	OPT_SUMMARY,
 	OPT_NICE,
 	OPT_RESET,
+	OPT_MAX_SIZE,
+	OPT_ROTATE,
 };
 
 static const struct option long_options[] = {
@@ -318,6 +340,8 @@ static const struct option long_options[] = {
 	{ "summary",	 required_argument, NULL, OPT_SUMMARY },
 	{ "nice",	 required_argument, NULL, OPT_NICE },
 	{ "reset",	 no_argument,	    NULL, OPT_RESET },
+	{ "max-size",	 required_argument, NULL, OPT_MAX_SIZE },
+	{ "rotate",	 required_argument, NULL, OPT_ROTATE },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
@@ -627,6 +651,28 @@ static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 	return parse_buffer_opt(o, c, arg);
 }
 
+/* Long recordings and the module: --max-size, --rotate, --reset. */
+static int parse_run_opt(struct tr_opts *o, int c, const char *arg)
+{
+	long v;
+
+	switch (c) {
+	case OPT_RESET:
+		o->reset = true;
+		return 0;
+	case OPT_MAX_SIZE:
+		v = tr_parse_size_kb(arg, 1, LONG_MAX >> 10);
+		if (v < 0)
+			return bad_value("maximum size", arg,
+					 "expected KiB, or a size with K, M or G");
+		o->max_size = (uint64_t)v << 10;
+		return 0;
+	case OPT_ROTATE:
+		return tr_parse_rotate(o, arg);
+	}
+	return parse_event_opt(o, c, arg);
+}
+
 /* Streaming and the summary: --session, --live, --summary. */
 static int parse_net_opt(struct tr_opts *o, int c, const char *arg)
 {
@@ -651,7 +697,7 @@ static int parse_net_opt(struct tr_opts *o, int c, const char *arg)
 					 "expected microseconds > 0");
 		return 0;
 	}
-	return parse_event_opt(o, c, arg);
+	return parse_run_opt(o, c, arg);
 }
 
 static int parse_one(struct tr_opts *o, int c, const char *arg)
@@ -688,9 +734,6 @@ static int parse_one(struct tr_opts *o, int c, const char *arg)
 		return 0;
 	case OPT_NICE:
 		return parse_nice(o, arg);
-	case OPT_RESET:
-		o->reset = true;
-		return 0;
 	case 'q':
 		o->quiet = true;
 		return 0;
@@ -718,6 +761,32 @@ static void set_defaults(struct tr_opts *o)
 		 "tring-%Y%m%d-%H%M%S", &tm);
 }
 
+/* Options that do not go together; 0, or -1 after saying why. */
+static int check_combinations(struct tr_opts *o)
+{
+	static struct tr_relay url;
+
+	if (o->reset && (o->command || o->list)) {
+		fprintf(stderr, "tring-record: --reset does nothing else (no COMMAND, no --list)\n");
+		return -1;
+	}
+	if (!o->output)
+		o->output = o->default_output;
+	o->net = tr_relay_is_url(o->output);
+	if (o->net && o->rotate_ns) {
+		fprintf(stderr, "tring-record: with net://, --rotate takes a SIZE (the relay's tracefile_size), not SECONDS\n");
+		return -1;
+	}
+	/* A bad URL is a usage error, said before anything is looked at. */
+	if (o->net && tr_relay_parse_url(&url, o->output))
+		return -1;
+	if ((o->session || o->live_us) && !o->net) {
+		fprintf(stderr, "tring-record: --session and --live need -o net://HOST\n");
+		return -1;
+	}
+	return 0;
+}
+
 /**
  * tr_parse_options - parse the command line
  * @o: filled in.
@@ -729,7 +798,6 @@ static void set_defaults(struct tr_opts *o)
  */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 {
-	static struct tr_relay url;
 	int c, ret;
 
 	set_defaults(o);
@@ -760,20 +828,8 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 			argv[optind]);
 		goto usage;
 	}
-	if (o->reset && (o->command || o->list)) {
-		fprintf(stderr, "tring-record: --reset does nothing else (no COMMAND, no --list)\n");
+	if (check_combinations(o))
 		goto usage;
-	}
-	if (!o->output)
-		o->output = o->default_output;
-	o->net = tr_relay_is_url(o->output);
-	/* A bad URL is a usage error, said before anything is looked at. */
-	if (o->net && tr_relay_parse_url(&url, o->output))
-		return TR_EXIT_USAGE;
-	if ((o->session || o->live_us) && !o->net) {
-		fprintf(stderr, "tring-record: --session and --live need -o net://HOST\n");
-		goto usage;
-	}
 	return 0;
 usage:
 	fprintf(stderr, "Try 'tring-record --help'.\n");

@@ -105,7 +105,7 @@ static int open_dirs(struct tr_rec *r)
 {
 	r->out_dirfd = open(r->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (r->out_dirfd >= 0)
-		r->trace_dirfd = openat(r->out_dirfd, TR_TRACE_SUBDIR,
+		r->trace_dirfd = openat(r->out_dirfd, r->trace_sub,
 					O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
 					O_CLOEXEC);
 	if (r->out_dirfd < 0 || r->trace_dirfd < 0) {
@@ -128,6 +128,19 @@ void tr_close_dirs(struct tr_rec *r)
 	if (r->trace_dirfd >= 0)
 		close(r->trace_dirfd);
 	r->out_dirfd = r->trace_dirfd = -1;
+}
+
+/* Make the directory @path is in (DIR/chunk_0 for DIR/chunk_0/kernel). */
+static void mkdir_parent(const char *path)
+{
+	char parent[4096], *slash;
+
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = '\0';
+		mkdir(parent, 0755);
+	}
 }
 
 /* A file of the trace (DIR/kernel, or DIR in the old flat layout). */
@@ -236,6 +249,9 @@ static int scan_output(struct tr_rec *r)
 	if (others)
 		tr_warn("%s holds files that are not part of the trace: CTF readers will take them for streams",
 			r->trace_dir);
+	/* --rotate: DIR/chunk_0 first. */
+	if (strcmp(r->trace_sub, TR_TRACE_SUBDIR))
+		mkdir_parent(r->trace_dir);
 	if (mkdir(r->trace_dir, 0755)) {
 		if (errno != EEXIST) {
 			tr_err("cannot create %s: %s", r->trace_dir,
@@ -260,6 +276,9 @@ static int prepare_relay(struct tr_rec *r)
 		 r->opt.session ?: r->opt.default_output);
 	relay.session_given = r->opt.session;
 	relay.live_us = r->opt.live_us;
+	relay.tracefile_size = r->opt.rotate_size;
+	if (r->opt.rotate_size && r->opt.max_size)
+		relay.tracefile_count = r->opt.max_size / r->opt.rotate_size ?: 1;
 	r->net = &relay;
 	snprintf(r->out_dir, sizeof(r->out_dir), "%s", r->opt.output);
 	ret = tr_relay_connect(r);
@@ -277,13 +296,11 @@ int tr_prepare_output(struct tr_rec *r)
 		return prepare_relay(r);
 
 	if ((size_t)snprintf(r->out_dir, sizeof(r->out_dir), "%s",
-			     r->opt.output) >= sizeof(r->out_dir) ||
-	    (size_t)snprintf(r->trace_dir, sizeof(r->trace_dir), "%s/%s",
-			     r->opt.output, TR_TRACE_SUBDIR) >=
-	    sizeof(r->trace_dir)) {
+			     r->opt.output) >= sizeof(r->out_dir) - 64) {
 		tr_err("output path too long");
 		return TR_EXIT_USAGE;
 	}
+	tr_chunk_start(r);
 	if (!stat(r->out_dir, &st)) {
 		if (!S_ISDIR(st.st_mode)) {
 			tr_err("%s exists and is not a directory", r->out_dir);
@@ -316,6 +333,7 @@ int tr_create_output(struct tr_rec *r, struct tr_cpu *c)
 		return tr_relay_add_stream(r, c);
 
 	snprintf(name, sizeof(name), "stream_%u", c->cpu);
+	c->file_bytes = 0;
 	c->out_fd = tr_create_file(r, r->trace_dirfd, name);
 	if (c->out_fd < 0) {
 		tr_err("cannot create %s/%s: %s", r->trace_dir, name,
@@ -508,8 +526,15 @@ void tr_remove_output(struct tr_rec *r)
 		return;
 	tr_close_outputs(r);
 	remove_ours(r->trace_dir, false);
-	if (r->trace_created)
+	if (r->trace_created) {
 		rmdir(r->trace_dir);
+		/* --rotate: DIR/chunk_0, if empty. */
+		if (strcmp(r->trace_sub, TR_TRACE_SUBDIR) &&
+		    strrchr(r->trace_dir, '/')) {
+			*strrchr(r->trace_dir, '/') = '\0';
+			rmdir(r->trace_dir);
+		}
+	}
 	remove_ours(r->out_dir, true);
 	if (r->out_created)
 		rmdir(r->out_dir);
@@ -612,10 +637,14 @@ static void output_failed(struct tr_rec *r, struct tr_cpu *c, int err)
 int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 {
 	size_t size = c->info.subbuf_size, done;
+	uint64_t events, bytes;
 	unsigned int i, whole;
-	uint64_t events;
 	int ret;
 
+	if (tr_before_batch(r, (uint64_t)count * size)) {
+		output_failed(r, c, -EIO);
+		return -EIO;
+	}
 	if (r->net) {
 		ret = tr_relay_send_batch(r, c, count, &whole);
 		if (ret) {
@@ -627,11 +656,11 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 				&done);
 		whole = ret ? done / size : count;
 	}
-	for (i = 0; i < count; i++) {
+	for (i = 0, bytes = 0; i < count; i++) {
 		events = packet_events(c, &r->sb[i]);
 		if (i < whole) {
 			c->subbufs++;
-			c->bytes += saved_bytes(r, c, &r->sb[i]);
+			bytes += saved_bytes(r, c, &r->sb[i]);
 			c->events += events;
 			/* Packets are saved in order: the last one's count. */
 			c->trace_discarded =
@@ -641,11 +670,14 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 			c->unsaved_events += events;
 		}
 	}
+	c->bytes += bytes;
+	c->file_bytes += bytes;
+	tr_after_batch(r, bytes);
 	if (!ret || r->net)
 		return ret;
-	if (done % size && ftruncate(c->out_fd, c->bytes))
+	if (done % size && ftruncate(c->out_fd, c->file_bytes))
 		tr_warn("cannot cut %s/stream_%u back to %" PRIu64 " bytes: %s",
-			r->trace_dir, c->cpu, c->bytes, strerror(errno));
+			r->trace_dir, c->cpu, c->file_bytes, strerror(errno));
 	output_failed(r, c, ret);
 	return ret;
 }

@@ -65,6 +65,7 @@ enum tr_stop {
 	TR_STOP_STREAM,		/* every stream failed */
 	TR_STOP_HANGUP,		/* every stream hung up (buffer removed) */
 	TR_STOP_COMMAND,	/* COMMAND exited */
+	TR_STOP_MAX_SIZE,	/* --max-size reached (without --rotate) */
 };
 
 /* The statedump asked of the kernel at the start (summary's statedump=). */
@@ -110,6 +111,9 @@ struct tr_opts {
 	unsigned int nspecs;
 	bool list;			/* --list: print the events, exit */
 	bool reset;			/* --reset: the module as loaded, exit */
+	uint64_t max_size;		/* --max-size, bytes; 0: none */
+	uint64_t rotate_size;		/* --rotate SIZE, bytes; 0: none */
+	uint64_t rotate_ns;		/* --rotate SECONDS; 0: none */
 	const char *list_glob;		/* its pattern, or NULL */
 	pid_t pids[TR_MAX_PIDS];	/* -p */
 	unsigned int npids;
@@ -157,6 +161,7 @@ struct tr_cpu {
 	/* What went to disk. */
 	uint64_t subbufs;
 	uint64_t bytes;
+	uint64_t file_bytes;		/* in its file of the chunk written */
 	uint64_t events;
 	uint64_t skipped;		/* seq gaps: packets overwritten */
 	/* events_discarded of the last packet saved: what the trace says */
@@ -241,6 +246,14 @@ struct tr_rec {
 	bool out_prepared;		/* out_dir checked and usable */
 	int lock_fd[2];			/* flock()ed: <tring>, the instance */
 	int out_dirfd, trace_dirfd;	/* DIR, DIR/kernel: files made in them */
+	char trace_sub[64];		/* trace_dir in DIR: kernel, chunk_N/kernel */
+	/* --rotate, --max-size (rotate.c) */
+	unsigned int chunk;		/* the chunk written: DIR/chunk_<chunk> */
+	unsigned int oldest_chunk;	/* the oldest one kept */
+	uint64_t chunk_bytes;		/* in the chunk written */
+	uint64_t chunk_t0;		/* when it began */
+	uint64_t kept_bytes;		/* in the chunks kept */
+	uint64_t total_bytes;		/* saved (or sent) in all */
 	uid_t owner_uid;		/* SUDO_UID: the output's owner, or -1 */
 	gid_t owner_gid;
 	bool chown_warned;
@@ -337,6 +350,12 @@ int tr_open_streams(struct tr_rec *r);
 void tr_open_late(struct tr_rec *r);
 const struct tr_cpu *tr_first_open(const struct tr_rec *r);
 void tr_statedump(struct tr_rec *r);
+
+/* rotate.c: --rotate and --max-size */
+int tr_parse_rotate(struct tr_opts *o, const char *arg);
+void tr_chunk_start(struct tr_rec *r);
+int tr_before_batch(struct tr_rec *r, uint64_t bytes);
+void tr_after_batch(struct tr_rec *r, uint64_t bytes);
 
 /* reset.c: --reset, and what an earlier run left */
 int tr_reset(struct tr_rec *r);

@@ -506,11 +506,15 @@ static int relay_session(struct tr_relay *n)
 static int relay_add(struct tr_relay *n, const char *name, uint64_t *handle)
 {
 	static struct relay_add_stream s;
+	bool cpu = strcmp(name, "metadata");
 	int ret;
 
 	memset(&s, 0, sizeof(s));
 	snprintf(s.channel_name, sizeof(s.channel_name), "%s", name);
 	snprintf(s.pathname, sizeof(s.pathname), "%s", n->path);
+	/* --rotate, --max-size: the relay splits a CPU's stream file. */
+	s.tracefile_size = htobe64(cpu ? n->tracefile_size : 0);
+	s.tracefile_count = htobe64(cpu ? n->tracefile_count : 0);
 	ret = send_cmd(n, RELAY_ADD_STREAM, &s, sizeof(s), NULL, 0);
 	if (!ret)
 		ret = recv_id(n, handle);

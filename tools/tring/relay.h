@@ -46,6 +46,8 @@ struct tr_relay {
 	struct tr_rec *rec;		/* the run: its signal mask, its start */
 	uint64_t deadline;		/* of the operation under way (ns) */
 	uint32_t refused_code;		/* the status of the last refusal */
+	uint64_t tracefile_size;	/* --rotate SIZE: per stream file */
+	uint64_t tracefile_count;	/* files kept per stream; 0: all */
 
 	int ctrl, data;			/* connections, or -1 */
 	unsigned int minor;		/* protocol 2.minor in use */

@@ -71,6 +71,7 @@ static const char *const stop_names[] = {
 	[TR_STOP_STREAM]	= "stream_error",
 	[TR_STOP_HANGUP]	= "hangup",
 	[TR_STOP_COMMAND]	= "command",
+	[TR_STOP_MAX_SIZE]	= "max_size",
 };
 
 static const char *const drain_names[] = {
@@ -277,6 +278,9 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 	fprintf(f, "drain=%s\n", drain_names[r->drain]);
 	fprintf(f, "statedump=%s\n", statedump_names[r->statedump]);
 	fprintf(f, "duration_ns=%" PRIu64 "\n", r->t_stop - r->t_start);
+	if (r->opt.rotate_size || r->opt.rotate_ns)
+		fprintf(f, "chunks=%u\nchunks_removed=%u\n", r->chunk + 1,
+			r->oldest_chunk);
 	/* What recording cost: CPU time and system calls (for benchmarks). */
 	if (!getrusage(RUSAGE_SELF, &ru)) {
 		fprintf(f, "user_ns=%" PRIu64 "\n",

@@ -300,7 +300,95 @@ static void test_output_files(void)
 	CHECK(owned(".tring-record.summary", 0600, 0, 0));
 }
 
+static void tick_long(unsigned int n)
+{
+	if (n <= 10)
+		produce(0, 2, 5);
+	else
+		tr_request_stop();
+}
+
+/* The packets of DIR/chunk_<n>/kernel/stream_0: whole, in sequence. */
+static long chunk_packets(unsigned int n, uint64_t *first)
+{
+	char path[600];
+	struct tring_packet_header h;
+	long k = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/chunk_%u/kernel/stream_0", fk.out, n);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	while (fread(&h, sizeof(h), 1, f) == 1) {
+		if (!k)
+			*first = h.packet_seq_num;
+		if (h.magic != TRING_PACKET_MAGIC ||
+		    h.packet_seq_num != *first + k ||
+		    fseek(f, 4096 - sizeof(h), SEEK_CUR))
+			k = -100;
+		k++;
+	}
+	fclose(f);
+	return k;
+}
+
+/*
+ * --rotate SIZE: numbered chunks, each a trace (its metadata, whole
+ * packets continuing the sequence); with --max-size, only the last
+ * chunks that fit are kept. --rotate SECONDS, and --max-size alone
+ * (it stops the recording).
+ */
+static void test_rotate(void)
+{
+	char meta[400];
+	uint64_t first = 0, next = 0;
+	unsigned int n;
+	long k;
+
+	fake_setup(1, 4096, 8, false);
+	snprintf(meta, sizeof(meta), "%s/metadata", fk.tring);
+	write_file(meta, "/* CTF 1.8 */\n");
+	fk.tick = tick_long;
+	CHECK(record("-w 1 --rotate 16K") == 0);
+	CHECK(sum("chunks") == 5 && sum("chunks_removed") == 0);
+	for (n = 0; n < 5; n++) {
+		k = chunk_packets(n, &first);
+		CHECK(k == 4 && first == next);
+		next = first + k;
+		snprintf(meta, sizeof(meta), "chunk_%u/kernel/metadata", n);
+		CHECK(out_size(meta) == 14);
+	}
+	CHECK(out_size("kernel") == -1 && out_size("chunk_5") == -1);
+
+	/* Keep the last 40 KiB: chunks 0 to 2 go. */
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_long;
+	CHECK(record("-w 1 --rotate 16K --max-size 40K") == 0);
+	CHECK(sum("chunks") == 5 && sum("chunks_removed") == 3);
+	CHECK(out_size("chunk_2") == -1 && out_size("chunk_3") > 0);
+	CHECK(chunk_packets(3, &first) == 4 && first == 12);
+
+	/* Every 2 s of the fake clock (a poll is 1 ms: none rotate). */
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_long;
+	CHECK(record("-w 1 --rotate 2s") == 0);
+	CHECK(sum("chunks") == 1 && chunk_packets(0, &first) == 20);
+
+	/* --max-size alone stops the recording; the drain still saves. */
+	fake_setup(1, 4096, 8, false);
+	fk.tick = tick_long;
+	CHECK(record("-w 1 --max-size 24K") == 0);
+	CHECK(sum_is("stop", "max_size"));
+	CHECK(sum("cpu0.subbufs") >= 6 && sum("cpu0.subbufs") < 20);
+
+	CHECK(record("--rotate 10x") == TR_EXIT_USAGE);
+	CHECK(record("--rotate 0") == TR_EXIT_USAGE);
+	CHECK(record("--max-size 1Q") == TR_EXIT_USAGE);
+}
+
 const struct test layout_tests[] = {
+	{ "rotate", test_rotate },
 	{ "output_files", test_output_files },
 	{ "layout", test_layout },
 	{ "flat_layout", test_flat_layout },

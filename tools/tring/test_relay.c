@@ -28,6 +28,7 @@ static struct {
 	char session[256], hostname[65];
 	uint32_t live_timer;
 	char names[MAX_STREAMS][32];	/* by handle */
+	uint64_t tracefile_size[MAX_STREAMS], tracefile_count[MAX_STREAMS];
 	char path[256];
 	unsigned int nstreams;
 	size_t meta_bytes;
@@ -117,6 +118,22 @@ static void on_index(const unsigned char *b)
 	fr.indexes[h]++;
 }
 
+static void on_add_stream(int fd, const unsigned char *b)
+{
+	unsigned int h;
+
+	if (fr.refuse_stream && fr.nstreams == fr.refuse_stream) {
+		reply(fd, (uint32_t[3]){ 0, 0, htobe32(1) }, 12);
+		return;
+	}
+	h = fr.nstreams++;
+	memcpy(fr.names[h], b, sizeof(fr.names[h]) - 1);
+	fr.tracefile_size[h] = be64toh(*(const uint64_t *)(b + 4360));
+	fr.tracefile_count[h] = be64toh(*(const uint64_t *)(b + 4368));
+	memcpy(fr.path, b + 264, sizeof(fr.path) - 1);
+	reply_id(fd, h);
+}
+
 /* DATA_PENDING: pending while the data thread has not had the last one. */
 static void on_pending(int fd, const unsigned char *b)
 {
@@ -173,14 +190,7 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 		reply_id(fd, 77);
 		break;
 	case 1:
-		if (fr.refuse_stream && fr.nstreams == fr.refuse_stream) {
-			reply(fd, (uint32_t[3]){ 0, 0, htobe32(1) }, 12);
-			break;
-		}
-		h = fr.nstreams++;
-		memcpy(fr.names[h], b, sizeof(fr.names[h]) - 1);
-		memcpy(fr.path, b + 264, sizeof(fr.path) - 1);
-		reply_id(fd, h);
+		on_add_stream(fd, b);
 		break;
 	case 6:
 		fr.meta_bytes += len - 12;
@@ -556,7 +566,25 @@ static void test_relay_resolve(void)
 	CHECK(err_has("cannot resolve nosuch.invalid: not an IP address, nor a name in /etc/hosts"));
 }
 
+/*
+ * Streaming, --rotate SIZE is each CPU stream's tracefile_size (the
+ * relay splits the files), --max-size its tracefile_count.
+ */
+static void test_relay_tracefile(void)
+{
+	net_setup(2, tick_send, 13);
+	CHECK(record_net("--rotate 1M --max-size 4M") == 0);
+	relay_stop();
+	CHECK(fr.nstreams == 3);
+	CHECK(fr.tracefile_size[0] == 0 && fr.tracefile_count[0] == 0);
+	CHECK(fr.tracefile_size[1] == 1 << 20 && fr.tracefile_count[1] == 4);
+	CHECK(fr.tracefile_size[2] == 1 << 20 && fr.tracefile_count[2] == 4);
+	CHECK(fr.events == 9 * 10 + 5 + 6 * 10);
+	CHECK(record("-o net://127.0.0.1 --rotate 60") == TR_EXIT_USAGE);
+}
+
 const struct test relay_tests[] = {
+	{ "relay_tracefile", test_relay_tracefile },
 	{ "relay_silent_signal", test_relay_silent_signal },
 	{ "relay_trickle", test_relay_trickle },
 	{ "relay_resolve", test_relay_resolve },

@@ -349,7 +349,7 @@ static void test_help_lists_summary(void)
 	if (f)
 		fclose(f);
 	CHECK(cpu_keys == 19 && total_keys == 15);
-	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup|command\n"));
+	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup|command|max_size\n"));
 	CHECK(strstr(help, "drain=skipped|complete|timeout|aborted\n"));
 	CHECK(strstr(help, "statedump=skipped|done|unsupported|failed\n"));
 	CHECK(strstr(help, "per CPU only:\n\t\t  flush_pos "));
