@@ -170,6 +170,29 @@ static bool is_our_file(const char *name, bool top)
 	       (top && !strcmp(name, ".tring-record.summary"));
 }
 
+static void remove_ours(const char *dir, bool top);
+
+/* chunk_<N>: a chunk of a --rotate recording. */
+static bool is_chunk(const char *name)
+{
+	return !strncmp(name, "chunk_", 6) && name[6] &&
+	       strspn(name + 6, "0123456789") == strlen(name + 6);
+}
+
+/* DIR/chunk_<N>: its trace's files of ours, then it, if left empty. */
+static void remove_chunk(const char *dir, const char *name)
+{
+	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name,
+			     TR_TRACE_SUBDIR) >= sizeof(path))
+		return;
+	remove_ours(path, false);
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
+}
+
 /*
  * Scan @dir (DIR, @top, or DIR/kernel): note whether it holds anything
  * in *@nonempty, and with --force remove the files of ours an earlier
@@ -196,6 +219,12 @@ static int scan_dir(struct tr_rec *r, const char *dir, bool top,
 		/* DIR/kernel itself: scanned on its own. */
 		if (top && !strcmp(de->d_name, TR_TRACE_SUBDIR))
 			continue;
+		/* --force: an earlier run's chunks, stale parts of this trace. */
+		if (top && is_chunk(de->d_name)) {
+			if (r->opt.force)
+				remove_chunk(dir, de->d_name);
+			continue;
+		}
 		if (!is_our_file(de->d_name, top)) {
 			/* CTF readers skip hidden files, not the others. */
 			if (!top && de->d_name[0] != '.')

@@ -361,6 +361,11 @@ static void test_rotate(void)
 	}
 	CHECK(out_size("kernel") == -1 && out_size("chunk_5") == -1);
 
+	/* --force: the chunks of an earlier run go too. */
+	fk.tick = tick_stop;
+	CHECK(record("--force --rotate 16K") == 0);
+	CHECK(sum("chunks") == 1 && out_size("chunk_1") == -1);
+
 	/* Keep the last 40 KiB: chunks 0 to 2 go. */
 	fake_setup(1, 4096, 8, false);
 	fk.tick = tick_long;
