@@ -51,6 +51,14 @@ void tr_stop_sigset(sigset_t *set)
 		sigaddset(set, stop_signals[i]);
 }
 
+/*
+ * Their dispositions when tring-record started: one ignored then (nohup)
+ * stays ignored, and COMMAND gets them back as they were.
+ */
+static struct sigaction saved_stop[ARRAY_SIZE(stop_signals)], saved_xfsz;
+static bool stop_saved;
+
+/* Set @handler for the stop signals not ignored when we started. */
 static void set_stop_handlers(void (*handler)(int))
 {
 	struct sigaction sa;
@@ -61,7 +69,8 @@ static void set_stop_handlers(void (*handler)(int))
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: the signal must end ppoll() at once. */
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		sigaction(stop_signals[i], &sa, NULL);
+		if (saved_stop[i].sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
 }
 
 static void on_signal(int sig)
@@ -88,8 +97,16 @@ static void on_signal(int sig)
  */
 static void catch_signals(struct tr_rec *r)
 {
+	struct sigaction ign;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], NULL, &saved_stop[i]);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &ign, &saved_xfsz);
+	stop_saved = true;
 	set_stop_handlers(on_signal);
-	signal(SIGXFSZ, SIG_IGN);
 	r->signals_caught = true;
 }
 
@@ -114,12 +131,17 @@ static void block_signals(struct tr_rec *r)
 	r->signals_blocked = true;
 }
 
-/* Every signal tring-record handles back to its default (also COMMAND's). */
+/* Every signal tring-record handles back as it found it (also COMMAND's). */
 void tr_default_signals(void)
 {
-	set_stop_handlers(SIG_DFL);
-	signal(SIGXFSZ, SIG_DFL);
+	unsigned int i;
+
 	signal(SIGCHLD, SIG_DFL);
+	if (!stop_saved)
+		return;
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &saved_stop[i], NULL);
+	sigaction(SIGXFSZ, &saved_xfsz, NULL);
 }
 
 static void restore_signals(struct tr_rec *r)

@@ -186,6 +186,14 @@ static void tick_track_sig(unsigned int n)
 	raise(stop_sig);
 }
 
+static void tick_hup_ignored(unsigned int n)
+{
+	if (n == 1)
+		raise(SIGHUP);
+	else if (n == 3)
+		tr_request_stop();
+}
+
 /*
  * SIGHUP, SIGQUIT and SIGPIPE stop a recording as SIGINT does: the
  * trace is saved and the tracking set put back (they used to kill it,
@@ -210,6 +218,14 @@ static void test_track_stop_signals(void)
 	/* Their handlers are gone after the run. */
 	CHECK(signal(SIGHUP, SIG_DFL) == SIG_DFL);
 	CHECK(signal(SIGXFSZ, SIG_DFL) == SIG_DFL);
+
+	/* Ignored when it started (nohup): SIGHUP stays ignored. */
+	fake_tracking("", "0\n");
+	signal(SIGHUP, SIG_IGN);
+	fk.tick = tick_hup_ignored;
+	CHECK(record("") == 0);
+	CHECK(fk.waits >= 3);
+	CHECK(signal(SIGHUP, SIG_DFL) == SIG_IGN);
 }
 
 static void tick_big(unsigned int n)
