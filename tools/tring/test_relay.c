@@ -52,9 +52,35 @@ static struct {
 	 * to the recorder (RELAY_SILENT), or a byte at a time (RELAY_TRICKLE)
 	 */
 	int version_mode;
+	unsigned int silent_index;	/* 1: silent from the second index */
 } fr;
 
 enum { RELAY_NORMAL, RELAY_SILENT, RELAY_TRICKLE };
+
+static void on_index(const unsigned char *b);
+static void reply_ok(int fd);
+
+/*
+ * SEND_INDEX; with fr.silent_index, the relay stops answering after
+ * the first and the recorder gets SIGINT twice, 300 ms apart.
+ */
+static void on_send_index(int fd, const unsigned char *b, size_t len)
+{
+	struct timespec ms300 = { 0, 300 * 1000 * 1000 };
+
+	fr.index_len = len;
+	on_index(b);
+	if (fr.silent_index && fr.silent_index++ > 1) {
+		if (fr.silent_index != 3)
+			return;
+		nanosleep(&ms300, NULL);
+		pthread_kill(fr.main_thread, SIGINT);
+		nanosleep(&ms300, NULL);
+		pthread_kill(fr.main_thread, SIGINT);
+		return;
+	}
+	reply_ok(fd);
+}
 
 static bool read_full(int fd, void *buf, size_t len)
 {
@@ -204,9 +230,7 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 		on_pending(fd, b);
 		break;
 	case 13:
-		fr.index_len = len;
-		on_index(b);
-		reply_ok(fd);
+		on_send_index(fd, b, len);
 		break;
 	case 7:
 		h = be64toh(*(const uint64_t *)b);
@@ -512,6 +536,30 @@ static void test_relay_silent_signal(void)
 	CHECK(err_has("version: interrupted by a signal"));
 }
 
+static void tick_one_batch(unsigned int n)
+{
+	if (n == 1)
+		produce(0, 3, 10);
+}
+
+/*
+ * A relay that stops answering while recording: the first SIGINT stops
+ * the recording (its end still goes to the relay), the second ends the
+ * wait for the relay at once (it was retried until the 10 s timeout).
+ */
+static void test_relay_silent_recording(void)
+{
+	double t0;
+
+	net_setup(1, tick_one_batch, 13);
+	fr.silent_index = 1;
+	t0 = real_s();
+	CHECK(record_net("-w 1") == TR_EXIT_OUTPUT);
+	CHECK(real_s() - t0 < 3);
+	relay_stop();
+	CHECK(err_has("sending packets: interrupted by a signal"));
+}
+
 /*
  * A relay trickling its answer a byte at a time: the limit is on the
  * whole exchange, not on each system call (it held the start for 8
@@ -584,6 +632,7 @@ static void test_relay_tracefile(void)
 }
 
 const struct test relay_tests[] = {
+	{ "relay_silent_recording", test_relay_silent_recording },
 	{ "relay_tracefile", test_relay_tracefile },
 	{ "relay_silent_signal", test_relay_silent_signal },
 	{ "relay_trickle", test_relay_trickle },
