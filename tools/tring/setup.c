@@ -80,6 +80,46 @@ static int lock_dir(const char *dir, int *fd)
 	return TR_EXIT_SETUP;
 }
 
+static int list_cpus(struct tr_rec *r, unsigned char *avail);
+
+/*
+ * Before the tracking or the events change: is a stream of the buffer
+ * open by another reader (one that takes no lock)? Opened and closed
+ * again; the knobs would fail with EBUSY anyway.
+ */
+static int probe_streams(struct tr_rec *r)
+{
+	static unsigned char avail[TR_MAX_CPUS / 8];
+	struct tr_cpu c = { .fd = -1 };
+	char path[4096];
+	int ret;
+
+	/* No streams at all: said when they are opened. */
+	if (tr_join(path, sizeof(path), r->buf_dir, "per_cpu") ||
+	    access(path, F_OK))
+		return 0;
+	memset(avail, 0, sizeof(avail));
+	if (list_cpus(r, avail))
+		return TR_EXIT_SETUP;
+	for (c.cpu = 0; c.cpu < TR_MAX_CPUS; c.cpu++) {
+		if (!tr_cpu_isset(avail, c.cpu) ||
+		    (r->opt.cpus_given && !tr_cpu_isset(r->opt.cpus, c.cpu)))
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stream",
+				     r->buf_dir, c.cpu) >= sizeof(path))
+			return TR_EXIT_SETUP;
+		ret = r->ops->open(&c, path);
+		if (!ret)
+			r->ops->close(&c);
+		if (ret == -EBUSY) {
+			tr_err("cpu%u: the stream is already open (another reader): nothing was changed",
+			       c.cpu);
+			return TR_EXIT_SETUP;
+		}
+	}
+	return 0;
+}
+
 /**
  * tr_lock - take the buffer, and the module's shared state, for this run
  * @r: the run, its environment checked.
@@ -88,7 +128,8 @@ static int lock_dir(const char *dir, int *fd)
  * tring-record fails without touching what a running one set up: an
  * flock() on the buffer's directory, and on the module's (which holds
  * the events and the tracking) for an instance too. Released at exit
- * (tr_unlock()), or when the process dies.
+ * (tr_unlock()), or when the process dies. With -p, COMMAND or -e, also
+ * no stream may be open by another reader.
  *
  * Return: 0 or TR_EXIT_SETUP after a message.
  */
@@ -99,6 +140,9 @@ int tr_lock(struct tr_rec *r)
 	ret = lock_dir(r->tring_dir, &r->lock_fd[0]);
 	if (!ret && r->opt.instance)
 		ret = lock_dir(r->buf_dir, &r->lock_fd[1]);
+	if (!ret && (r->opt.npids || r->opt.command || r->opt.follow ||
+		     r->opt.nspecs))
+		ret = probe_streams(r);
 	return ret;
 }
 

@@ -280,6 +280,14 @@ static void test_track_second_run(void)
 	CHECK(out_size("") == -1);
 	close(fd);
 	CHECK(!strcmp(first_line(pid_path), "1"));
+	/* A reader that takes no lock holds a stream: nothing is written. */
+	fk.events[0] = '\0';
+	ring(0)->busy = true;
+	CHECK(record(args) == TR_EXIT_SETUP);
+	CHECK(err_has("cpu0: the stream is already open (another reader): nothing was changed"));
+	CHECK(!strstr(fk.events, "knob"));
+	ring(0)->busy = false;
+
 	/* Released at exit: the next run gets it. */
 	fk.tick = tick_track;
 	CHECK(record(args) == 0);
