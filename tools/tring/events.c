@@ -516,6 +516,99 @@ int tr_restore_events(struct tr_rec *r)
 	return ret;
 }
 
+/* @ev's filter in force, into @buf ("0" for none); false without one. */
+static bool read_filter(const struct tr_rec *r, const struct tr_event *ev,
+			char *buf, size_t size)
+{
+	char path[4096], text[2048], *f;
+
+	if (event_path(r, ev, "filter", path, sizeof(path)) ||
+	    tr_read_small_file(path, text, sizeof(text)))
+		return false;
+	f = filter_in_force(text);
+	if (!f)
+		return false;
+	snprintf(buf, size, "%s", f);
+	free(f);
+	return strcmp(buf, "0") != 0;
+}
+
+static void forget_events(struct tr_rec *r)
+{
+	free(r->events);
+	r->events = NULL;
+	r->nevents = 0;
+	r->events_cap = 0;
+}
+
+/**
+ * tr_events_leftovers - filters in force on the default buffer's events
+ * @r: the run, before -e changed anything.
+ * @example: gets the first such event, GROUP:EVENT.
+ * @size: its size.
+ *
+ * Return: how many events have a filter, or -errno.
+ */
+int tr_events_leftovers(struct tr_rec *r, char *example, size_t size)
+{
+	char text[64], path[4096];
+	unsigned int i;
+	int n = 0;
+
+	/* No events (an old module): nothing to say, no error either. */
+	if (tr_join(path, sizeof(path), r->tring_dir, "events") ||
+	    access(path, F_OK) || scan_events(r))
+		return -ENOENT;
+	for (i = 0; i < r->nevents; i++) {
+		if (!read_filter(r, &r->events[i], text, sizeof(text)))
+			continue;
+		if (!n++)
+			snprintf(example, size, "%s:%s", r->events[i].group,
+				 r->events[i].name);
+	}
+	forget_events(r);
+	return n;
+}
+
+/**
+ * tr_reset_events - every event of the default buffer off, no filter
+ * @r: the run (--reset).
+ * @disabled: gets how many enables were switched off.
+ * @filters: gets how many filters were removed.
+ *
+ * Return: 0, or -1 when a file could not be written (said on stderr).
+ */
+int tr_reset_events(struct tr_rec *r, unsigned int *disabled,
+		    unsigned int *filters)
+{
+	char path[4096], text[64];
+	unsigned int i;
+	int ret = 0;
+
+	*disabled = *filters = 0;
+	if (scan_events(r))
+		return -1;
+	for (i = 0; i < r->nevents; i++) {
+		struct tr_event *ev = &r->events[i];
+
+		if (read_filter(r, ev, text, sizeof(text))) {
+			if (event_path(r, ev, "filter", path, sizeof(path)) ||
+			    r->ops->knob_write(path, "0"))
+				ret = -1;
+			else
+				(*filters)++;
+		}
+		if (!ev->on)
+			continue;
+		if (write_enable(r, ev, false))
+			ret = -1;
+		else
+			(*disabled)++;
+	}
+	forget_events(r);
+	return ret;
+}
+
 /*
  * The fields of a format file, tring's or tracefs's: its "field:TYPE
  * NAME;" lines, without the common ones but common_pid, which a filter

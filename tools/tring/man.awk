@@ -7,7 +7,8 @@
 # once is running text, or a term (an option, a file, an exit status)
 # when an indented description follows it on the same line after two
 # spaces or on the next lines; lines indented by a tab and two spaces
-# more are kept as they are (the summary's keys), and EXAMPLES too.
+# more are kept as they are (the summary's keys), and EXAMPLES too;
+# each line of SYNOPSIS is a line of its own.
 
 function esc(s) {
 	gsub(/\\/, "\\e", s)
@@ -42,6 +43,11 @@ END {
 		} else if (s == "") {
 			verbatim(0)
 			print ".PP"
+		} else if (section == "SYNOPSIS") {
+			# One form per line, never filled into one paragraph.
+			verbatim(0)
+			print body(s)
+			print ".br"
 		} else if (s ~ /^\t\t  / || section == "EXAMPLES") {
 			verbatim(1)
 			sub(/^\t\t  /, "", s)

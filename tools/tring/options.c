@@ -21,7 +21,7 @@ static const char usage_head[] =
 "	tring-record [OPTION]... [-p PID[,PID...]] [--follow]\n"
 "	tring-record [OPTION]... -- COMMAND [ARG]...\n"
 "	tring-record -o net://HOST[:PORT[:PORT]] [--live[=US]] [OPTION]...\n"
-"	tring-record -l [GLOB]\n"
+"	tring-record -l [GLOB]\n""	tring-record --reset\n"
 "\n"
 "DESCRIPTION\n"
 "	Opens the stream of every CPU of a tring buffer, sleeps until the\n"
@@ -41,11 +41,14 @@ static const char usage_head[] =
 "	with --instance or --no-statedump. A module without that file,\n"
 "	or a failed write, is a warning; the recording goes on.\n"
 "\n"
-"	Recording stops on SIGINT (Ctrl-C), SIGTERM or when the duration\n"
-"	ends. Every CPU's partly filled sub-buffer is then flushed and\n"
+"	Recording stops on SIGINT (Ctrl-C), SIGTERM, SIGHUP, SIGQUIT or\n"
+"	SIGPIPE, or when the duration ends. Every CPU's partly filled\n"
+"	sub-buffer is then flushed and\n"
 "	read, so nothing recorded before the stop is lost; a packet still\n"
 "	incomplete after 2 seconds is given up with a warning. A second\n"
-"	signal aborts this drain.\n"
+"	signal aborts this drain; a third kills tring-record. A file grown\n"
+"	past the file size limit (SIGXFSZ) is a failed write. A signal\n"
+"	ignored when tring-record starts (nohup) stays ignored.\n"
 "\n"
 "	Given a COMMAND (after --, or after the last option),\n"
 "	tring-record starts it once recording runs, records it and every\n"
@@ -74,7 +77,9 @@ static const char usage_head[] =
 "		Stream the trace to LTTng's relay daemon (lttng-relayd)\n"
 "		on HOST instead of writing files, as LTTng's own consumer\n"
 "		does (net6:// for IPv6 only, [ADDR] for an IPv6 address;\n"
-"		ports 5342 and 5343 by default). The relay files it under\n"
+"		ports 5342 and 5343 by default). HOST is an address or a\n"
+"		name of /etc/hosts (no DNS: give a relay not listed there\n"
+"		by its address). The relay files it under\n"
 "		its output directory as HOSTNAME/SESSION/kernel, this\n"
 "		machine's host name first, where it puts LTTng's traces,\n"
 "		and babeltrace2 reads it there as a local recording. No\n"
@@ -84,6 +89,9 @@ static const char usage_head[] =
 "		after the start (a module loaded) are declared at the\n"
 "		end, and with --live every 2 s at most. At the end it\n"
 "		waits (10 s at most) until the relay has written all.\n"
+"		Each exchange with the relay is given 10 s in all; at the\n"
+"		start a signal ends a wait for it, while recording a\n"
+"		second one does.\n"
 "	--session NAME\n"
 "		The session's name on the relay (default\n"
 "		tring-YYYYMMDD-HHMMSS); its directory there is\n"
@@ -99,6 +107,25 @@ static const char usage_head[] =
 "		costs every busy CPU a sub-buffer. At the end the session\n"
 "		stays open a tick more (a second at least), so that viewers\n"
 "		read the last packets.\n"
+"	--rotate SIZE|SECONDS\n"
+"		Write the trace as numbered chunks, DIR/chunk_<N>/kernel\n"
+"		(N from 0), each a whole CTF trace (its metadata, a stream\n"
+"		file per CPU of whole packets): a new chunk begins before a\n"
+"		batch of packets that would take the one written past SIZE\n"
+"		(64M: K, M or G needed), or once it is SECONDS old (60,\n"
+"		60s; at the first packet after that), as lttng rotate and\n"
+"		perf record --switch-output do. babeltrace2 DIR/chunk_3\n"
+"		reads a chunk, babeltrace2 DIR all of them as one trace.\n"
+"		With net://, SIZE only: it is each CPU stream's\n"
+"		tracefile_size, the relay splitting the files.\n"
+"	--max-size SIZE\n"
+"		Without --rotate, stop once SIZE is saved (KiB, or K, M, G),\n"
+"		as -d does: the drain still saves what the rings hold. With\n"
+"		--rotate, keep the last chunks: as a chunk begins, the\n"
+"		oldest ones are removed while they and a full new chunk\n"
+"		would not fit in SIZE (with --rotate SECONDS, while those\n"
+"		kept pass SIZE). With net:// and --rotate SIZE, the\n"
+"		relay's tracefile_count, SIZE / --rotate SIZE.\n"
 "	--summary FILE\n"
 "		Write the summary's key=value lines to FILE instead of\n"
 "		DIR/.tring-record.summary (with net://, where none is\n"
@@ -108,7 +135,8 @@ static const char usage_head[] =
 "		kernel/metadata and .tring-record.summary left by an\n"
 "		earlier run are removed, and so are the stream_* and\n"
 "		metadata of a trace an older tring-record wrote to DIR\n"
-"		itself; other files are left alone.\n"
+"		itself, and the chunk_<N> directories of --rotate; other\n"
+"		files are left alone.\n"
 "	-d, --duration SECONDS\n"
 "		Stop after SECONDS (decimals allowed).\n"
 "	-e, --event EVENT\n"
@@ -151,11 +179,12 @@ static const char usage_head[] =
 "		buffer has a stream for. A CPU not online since the\n"
 "		buffer was made has no ring yet: it is looked for once a\n"
 "		second and recorded from when it comes online.\n"
-"	-b, --buffer-size KB\n"
-"		Set the per-CPU ring size (knob buffer_size_kb).\n"
-"	-s, --subbuf-size KB\n"
+"	-b, --buffer-size SIZE\n"
+"		Set the per-CPU ring size (knob buffer_size_kb): KiB, or\n"
+"		with a K, M or G suffix (4M is 4096).\n"
+"	-s, --subbuf-size SIZE\n"
 "		Set the sub-buffer size, a power of two (knob\n"
-"		buffer_subbuf_size_kb).\n"
+"		buffer_subbuf_size_kb): KiB, or with K or M (1M).\n"
 "	--overwrite, --discard\n"
 "		Flight-recorder mode (the oldest unread data is\n"
 "		overwritten) or drop new events when the ring is full\n"
@@ -180,21 +209,42 @@ static const char usage_head[] =
 "	--debugfs PATH\n"
 "		Where debugfs is mounted (default /sys/kernel/debug, or the\n"
 "		TRING_DEBUGFS environment variable).\n"
+"	--reset\n"
+"		Put the module back as it was loaded, as trace-cmd reset\n"
+"		does for ftrace, and exit: tracking/pid cleared and follow\n"
+"		off; every event of the default buffer disabled, tring's\n"
+"		and the generic ones, and every filter removed; the knobs\n"
+"		buffer_subbuf_size_kb, buffer_size_kb and overwrite at the\n"
+"		values of the module's parameters (subbuf_size,\n"
+"		subbuf_count, overwrite in /sys/module/tring/parameters),\n"
+"		trace_clock mono. Generic events offered stay offered\n"
+"		(disabled): the module cannot withdraw them. Instances are\n"
+"		left alone. A recording warns at the start about a\n"
+"		tracking set, filters or generic events enabled that an\n"
+"		earlier run may have left.\n"
 "	-q, --quiet\n"
 "		No status line and no summary on standard error; warnings\n"
 "		and errors are still shown.\n"
 "	-h, --help\n"
 "		Show this text.\n"
 "\n"
+"	A second tring-record fails before it changes anything: each run\n"
+"	holds an flock() on <debugfs>/tring (and the instance's directory).\n"
+"\n"
 "	Knobs are written before the streams are opened (the kernel\n"
 "	refuses while a stream is open) and only when they change:\n"
 "	writing one rebuilds the buffer and drops what it holds.\n"
 "\n"
 "FILES\n"
+"	Every file is made with mode 0600, never through a symbolic link\n"
+"	(one found with its name is removed); run through sudo, the files\n"
+"	and the directories made go to SUDO_UID:SUDO_GID.\n"
+"\n"
 "	DIR/kernel/stream_<cpu>\n"
 "		the CPU's packets, whole sub-buffers, in order\n"
 "	DIR/kernel/metadata\n"
-"		copy of the buffer's CTF metadata\n"
+"		copy of the buffer's CTF metadata\n""	DIR/chunk_<N>/kernel/\n"
+"		with --rotate: chunk N, stream_<cpu> and metadata\n"
 "	DIR/.tring-record.summary\n"
 "		key=value lines: the settings (subbuf_size, overwrite,\n"
 "		clock, nice, cpus recorded, cpus_without_ring: never online\n"
@@ -205,7 +255,7 @@ static const char usage_head[] =
 static const char usage_tail[] =
 "\n"
 "ENVIRONMENT\n"
-"	TRING_DEBUGFS      debugfs mount point, as --debugfs (which wins)\n"
+"	TRING_DEBUGFS      debugfs mount point, as --debugfs (which wins)\n""	TRING_RELAY_TIMEOUT  seconds for each exchange with the relay (10)\n""	TRING_SYSFS        where sysfs is mounted, for --reset (/sys)\n"
 "\n"
 "EXAMPLES\n"
 "	tring-record -o /tmp/trace            until Ctrl-C\n"
@@ -237,7 +287,9 @@ static const char usage_tail[] =
 "	With a COMMAND: COMMAND's exit status (128 + N if signal N\n"
 "	killed it) when the recording succeeded, else\n"
 "	125  tring-record failed (any of 1 to 5 above; the summary's\n"
-"	     exit_status= says which), COMMAND ran or not\n"
+"	     exit_status= says which), COMMAND ran or not; also a bad\n"
+"	     option of a command line that names a COMMAND (after --,\n"
+"	     or after the options, as getopt reads them)\n"
 "	126  COMMAND was found but could not be run\n"
 "	127  COMMAND was not found\n";
 
@@ -261,6 +313,9 @@ enum {
 	OPT_LIVE,
 	OPT_SUMMARY,
 	OPT_NICE,
+	OPT_RESET,
+	OPT_MAX_SIZE,
+	OPT_ROTATE,
 };
 
 static const struct option long_options[] = {
@@ -286,10 +341,101 @@ static const struct option long_options[] = {
 	{ "live",	 optional_argument, NULL, OPT_LIVE },
 	{ "summary",	 required_argument, NULL, OPT_SUMMARY },
 	{ "nice",	 required_argument, NULL, OPT_NICE },
+	{ "reset",	 no_argument,	    NULL, OPT_RESET },
+	{ "max-size",	 required_argument, NULL, OPT_MAX_SIZE },
+	{ "rotate",	 required_argument, NULL, OPT_ROTATE },
 	{ "quiet",	 no_argument,	    NULL, 'q' },
 	{ "help",	 no_argument,	    NULL, 'h' },
 	{ NULL,		 0,		    NULL, 0 },
 };
+
+/* "+": options end at COMMAND, whose own options are its. */
+#define SHORT_OPTS	"+o:fd:c:b:s:w:e:p:lqh"
+
+/* The long option @name (up to '=' or its end) names, as getopt reads it. */
+static const struct option *find_long(const char *name)
+{
+	size_t len = strcspn(name, "=");
+	const struct option *o, *prefix = NULL;
+
+	for (o = long_options; o->name; o++) {
+		if (strncmp(o->name, name, len))
+			continue;
+		if (!o->name[len])
+			return o;
+		if (!prefix)
+			prefix = o;
+	}
+	return prefix;
+}
+
+/* Does the option @arg take the next argument as its value? */
+static bool takes_next(const char *arg)
+{
+	const struct option *o;
+	const char *p, *q;
+
+	if (arg[1] == '-') {
+		o = find_long(arg + 2);
+		return o && o->has_arg == required_argument &&
+		       !strchr(arg, '=');
+	}
+	for (p = arg + 1; *p; p++) {
+		q = strchr(SHORT_OPTS + 1, *p);
+		if (q && q[1] == ':')
+			return !p[1];
+	}
+	return false;
+}
+
+static bool is_list(const char *arg)
+{
+	const struct option *o;
+	const char *p, *q;
+
+	if (arg[1] == '-') {
+		o = find_long(arg + 2);
+		return o && o->val == 'l';
+	}
+	for (p = arg + 1; *p; p++) {
+		if (*p == 'l')
+			return true;
+		q = strchr(SHORT_OPTS + 1, *p);
+		if (q && q[1] == ':')
+			return false;
+	}
+	return false;
+}
+
+/**
+ * tr_names_command - does the command line name a COMMAND?
+ * @argc: argument count.
+ * @argv: arguments.
+ *
+ * Read as getopt reads it, also when it holds a bad option (taken as
+ * one without a value): a "--" that ends the options, or an argument
+ * after them, with something after it; never with --list (its argument
+ * is a GLOB). A usage error then exits 125 with a COMMAND, 1 without,
+ * whether or not "--" appears as some option's value.
+ *
+ * Return: true if it does.
+ */
+bool tr_names_command(int argc, char **argv)
+{
+	int i;
+
+	for (i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--"))
+			return i + 1 < argc;
+		if (argv[i][0] != '-' || !argv[i][1])
+			return true;
+		if (is_list(argv[i]))
+			return false;
+		if (takes_next(argv[i]))
+			i++;
+	}
+	return false;
+}
 
 /* A whole decimal number in [min, max], or -1. */
 static long parse_long(const char *s, long min, long max)
@@ -358,6 +504,36 @@ static int bad_value(const char *opt, const char *val, const char *why)
 	return TR_EXIT_USAGE;
 }
 
+/*
+ * A size in KiB: a number, or one with a K, M or G suffix (KiB, MiB,
+ * GiB; "KB", "MiB" and the like too), in [min, max] KiB; -1 if not.
+ */
+long tr_parse_size_kb(const char *s, long min, long max)
+{
+	unsigned long long v;
+	unsigned int shift = 0;
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || end == s)
+		return -1;
+	if (*end) {
+		const char *u = strchr("kKmMgG", *end);
+
+		if (!u || (strcmp(end + 1, "") && strcmp(end + 1, "B") &&
+			   strcmp(end + 1, "iB")))
+			return -1;
+		shift = (u - "kKmMgG") / 2 * 10;
+	}
+	if (v > (unsigned long long)max >> shift)
+		return -1;
+	v <<= shift;
+	return v < (unsigned long long)min ? -1 : (long)v;
+}
+
 /* parse_long() cannot: -1 is a nice value. */
 static int parse_nice(struct tr_opts *o, const char *arg)
 {
@@ -391,16 +567,16 @@ static int parse_buffer_opt(struct tr_opts *o, int c, const char *arg)
 {
 	switch (c) {
 	case 'b':
-		o->buffer_kb = parse_long(arg, 1, 4L << 20);
+		o->buffer_kb = tr_parse_size_kb(arg, 1, 4L << 20);
 		if (o->buffer_kb < 0)
 			return bad_value("buffer size", arg,
-					 "expected KiB from 1 to 4194304");
+					 "expected KiB from 1 to 4194304, or a size with K, M or G");
 		return 0;
 	case 's':
-		o->subbuf_kb = parse_long(arg, 1, 16384);
+		o->subbuf_kb = tr_parse_size_kb(arg, 1, 16384);
 		if (o->subbuf_kb < 0 || (o->subbuf_kb & (o->subbuf_kb - 1)))
 			return bad_value("sub-buffer size", arg,
-					 "expected KiB, a power of two up to 16384");
+					 "expected KiB (or K, M), a power of two up to 16M");
 		return 0;
 	case OPT_OVERWRITE:
 		o->overwrite = 1;
@@ -477,6 +653,28 @@ static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 	return parse_buffer_opt(o, c, arg);
 }
 
+/* Long recordings and the module: --max-size, --rotate, --reset. */
+static int parse_run_opt(struct tr_opts *o, int c, const char *arg)
+{
+	long v;
+
+	switch (c) {
+	case OPT_RESET:
+		o->reset = true;
+		return 0;
+	case OPT_MAX_SIZE:
+		v = tr_parse_size_kb(arg, 1, LONG_MAX >> 10);
+		if (v < 0)
+			return bad_value("maximum size", arg,
+					 "expected KiB, or a size with K, M or G");
+		o->max_size = (uint64_t)v << 10;
+		return 0;
+	case OPT_ROTATE:
+		return tr_parse_rotate(o, arg);
+	}
+	return parse_event_opt(o, c, arg);
+}
+
 /* Streaming and the summary: --session, --live, --summary. */
 static int parse_net_opt(struct tr_opts *o, int c, const char *arg)
 {
@@ -501,7 +699,7 @@ static int parse_net_opt(struct tr_opts *o, int c, const char *arg)
 					 "expected microseconds > 0");
 		return 0;
 	}
-	return parse_event_opt(o, c, arg);
+	return parse_run_opt(o, c, arg);
 }
 
 static int parse_one(struct tr_opts *o, int c, const char *arg)
@@ -565,6 +763,32 @@ static void set_defaults(struct tr_opts *o)
 		 "tring-%Y%m%d-%H%M%S", &tm);
 }
 
+/* Options that do not go together; 0, or -1 after saying why. */
+static int check_combinations(struct tr_opts *o)
+{
+	static struct tr_relay url;
+
+	if (o->reset && (o->command || o->list)) {
+		fprintf(stderr, "tring-record: --reset does nothing else (no COMMAND, no --list)\n");
+		return -1;
+	}
+	if (!o->output)
+		o->output = o->default_output;
+	o->net = tr_relay_is_url(o->output);
+	if (o->net && o->rotate_ns) {
+		fprintf(stderr, "tring-record: with net://, --rotate takes a SIZE (the relay's tracefile_size), not SECONDS\n");
+		return -1;
+	}
+	/* A bad URL is a usage error, said before anything is looked at. */
+	if (o->net && tr_relay_parse_url(&url, o->output))
+		return -1;
+	if ((o->session || o->live_us) && !o->net) {
+		fprintf(stderr, "tring-record: --session and --live need -o net://HOST\n");
+		return -1;
+	}
+	return 0;
+}
+
 /**
  * tr_parse_options - parse the command line
  * @o: filled in.
@@ -582,8 +806,7 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 	/* 0, not 1: starts getopt afresh (the unit test parses many times). */
 	optind = 0;
 	opterr = 1;
-	/* "+": options end at COMMAND, whose own options are its. */
-	while ((c = getopt_long(argc, argv, "+o:fd:c:b:s:w:e:p:lqh", long_options,
+	while ((c = getopt_long(argc, argv, SHORT_OPTS, long_options,
 				NULL)) != -1) {
 		if (c == 'h') {
 			tr_usage(stdout);
@@ -607,13 +830,8 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv)
 			argv[optind]);
 		goto usage;
 	}
-	if (!o->output)
-		o->output = o->default_output;
-	o->net = tr_relay_is_url(o->output);
-	if ((o->session || o->live_us) && !o->net) {
-		fprintf(stderr, "tring-record: --session and --live need -o net://HOST\n");
+	if (check_combinations(o))
 		goto usage;
-	}
 	return 0;
 usage:
 	fprintf(stderr, "Try 'tring-record --help'.\n");

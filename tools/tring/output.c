@@ -35,6 +35,114 @@ static int mkdir_p(char *path)
 	return 0;
 }
 
+/*
+ * Run through sudo, as root: the files go to the user who ran it
+ * (SUDO_UID, SUDO_GID), as LTTng gives a session's files to its user.
+ */
+static void find_owner(struct tr_rec *r)
+{
+	const char *u = getenv("SUDO_UID"), *g = getenv("SUDO_GID");
+	unsigned long uid, gid;
+	char *end;
+
+	r->owner_uid = (uid_t)-1;
+	r->owner_gid = (gid_t)-1;
+	if (r->ops->euid() != 0 || !u || !*u)
+		return;
+	uid = strtoul(u, &end, 10);
+	if (*end || uid >= (uid_t)-1)
+		return;
+	r->owner_uid = uid;
+	gid = g && *g ? strtoul(g, &end, 10) : (gid_t)-1;
+	if (g && *g && !*end && gid < (gid_t)-1)
+		r->owner_gid = gid;
+}
+
+/**
+ * tr_give_away - an output file or directory to the sudo user, if any
+ * @r: the run.
+ * @fd: open on it.
+ */
+void tr_give_away(struct tr_rec *r, int fd)
+{
+	if (r->owner_uid == (uid_t)-1 ||
+	    !fchown(fd, r->owner_uid, r->owner_gid) || r->chown_warned)
+		return;
+	tr_warn("cannot give the output to uid %u (SUDO_UID): %s",
+		(unsigned int)r->owner_uid, strerror(errno));
+	r->chown_warned = true;
+}
+
+/**
+ * tr_create_file - create an output file in a directory of the run
+ * @r: the run.
+ * @dirfd: DIR or DIR/kernel, open.
+ * @name: the file's name there.
+ *
+ * What has that name is removed first, and the file is made anew with
+ * O_EXCL | O_NOFOLLOW: a symbolic link planted there (by the owner of
+ * DIR, who may not be root) is never followed. Mode 0600, like every
+ * output file: kernel data, as private as debugfs.
+ *
+ * Return: the file descriptor, or -errno.
+ */
+int tr_create_file(struct tr_rec *r, int dirfd, const char *name)
+{
+	int fd;
+
+	if (unlinkat(dirfd, name, 0) && errno != ENOENT)
+		return -errno;
+	fd = openat(dirfd, name, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW |
+		    O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -errno;
+	tr_give_away(r, fd);
+	return fd;
+}
+
+/* DIR and DIR/kernel, open: files are made relative to them. */
+static int open_dirs(struct tr_rec *r)
+{
+	r->out_dirfd = open(r->out_dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (r->out_dirfd >= 0)
+		r->trace_dirfd = openat(r->out_dirfd, r->trace_sub,
+					O_RDONLY | O_DIRECTORY | O_NOFOLLOW |
+					O_CLOEXEC);
+	if (r->out_dirfd < 0 || r->trace_dirfd < 0) {
+		tr_err("cannot open %s: %s", r->out_dirfd < 0 ? r->out_dir :
+		       r->trace_dir, strerror(errno));
+		return TR_EXIT_USAGE;
+	}
+	if (r->out_created)
+		tr_give_away(r, r->out_dirfd);
+	if (r->trace_created)
+		tr_give_away(r, r->trace_dirfd);
+	return 0;
+}
+
+/* The output directories' descriptors, at the very end. */
+void tr_close_dirs(struct tr_rec *r)
+{
+	if (r->out_dirfd >= 0)
+		close(r->out_dirfd);
+	if (r->trace_dirfd >= 0)
+		close(r->trace_dirfd);
+	r->out_dirfd = r->trace_dirfd = -1;
+}
+
+/* Make the directory @path is in (DIR/chunk_0 for DIR/chunk_0/kernel). */
+static void mkdir_parent(const char *path)
+{
+	char parent[4096], *slash;
+
+	snprintf(parent, sizeof(parent), "%s", path);
+	slash = strrchr(parent, '/');
+	if (slash) {
+		*slash = '\0';
+		mkdir(parent, 0755);
+	}
+}
+
 /* A file of the trace (DIR/kernel, or DIR in the old flat layout). */
 static bool is_trace_file(const char *name)
 {
@@ -60,6 +168,29 @@ static bool is_our_file(const char *name, bool top)
 {
 	return is_trace_file(name) ||
 	       (top && !strcmp(name, ".tring-record.summary"));
+}
+
+static void remove_ours(const char *dir, bool top);
+
+/* chunk_<N>: a chunk of a --rotate recording. */
+static bool is_chunk(const char *name)
+{
+	return !strncmp(name, "chunk_", 6) && name[6] &&
+	       strspn(name + 6, "0123456789") == strlen(name + 6);
+}
+
+/* DIR/chunk_<N>: its trace's files of ours, then it, if left empty. */
+static void remove_chunk(const char *dir, const char *name)
+{
+	char path[4096];
+
+	if ((size_t)snprintf(path, sizeof(path), "%s/%s/%s", dir, name,
+			     TR_TRACE_SUBDIR) >= sizeof(path))
+		return;
+	remove_ours(path, false);
+	rmdir(path);
+	*strrchr(path, '/') = '\0';
+	rmdir(path);
 }
 
 /*
@@ -88,6 +219,12 @@ static int scan_dir(struct tr_rec *r, const char *dir, bool top,
 		/* DIR/kernel itself: scanned on its own. */
 		if (top && !strcmp(de->d_name, TR_TRACE_SUBDIR))
 			continue;
+		/* --force: an earlier run's chunks, stale parts of this trace. */
+		if (top && is_chunk(de->d_name)) {
+			if (r->opt.force)
+				remove_chunk(dir, de->d_name);
+			continue;
+		}
 		if (!is_our_file(de->d_name, top)) {
 			/* CTF readers skip hidden files, not the others. */
 			if (!top && de->d_name[0] != '.')
@@ -141,6 +278,9 @@ static int scan_output(struct tr_rec *r)
 	if (others)
 		tr_warn("%s holds files that are not part of the trace: CTF readers will take them for streams",
 			r->trace_dir);
+	/* --rotate: DIR/chunk_0 first. */
+	if (strcmp(r->trace_sub, TR_TRACE_SUBDIR))
+		mkdir_parent(r->trace_dir);
 	if (mkdir(r->trace_dir, 0755)) {
 		if (errno != EEXIST) {
 			tr_err("cannot create %s: %s", r->trace_dir,
@@ -165,6 +305,9 @@ static int prepare_relay(struct tr_rec *r)
 		 r->opt.session ?: r->opt.default_output);
 	relay.session_given = r->opt.session;
 	relay.live_us = r->opt.live_us;
+	relay.tracefile_size = r->opt.rotate_size;
+	if (r->opt.rotate_size && r->opt.max_size)
+		relay.tracefile_count = r->opt.max_size / r->opt.rotate_size ?: 1;
 	r->net = &relay;
 	snprintf(r->out_dir, sizeof(r->out_dir), "%s", r->opt.output);
 	ret = tr_relay_connect(r);
@@ -182,13 +325,11 @@ int tr_prepare_output(struct tr_rec *r)
 		return prepare_relay(r);
 
 	if ((size_t)snprintf(r->out_dir, sizeof(r->out_dir), "%s",
-			     r->opt.output) >= sizeof(r->out_dir) ||
-	    (size_t)snprintf(r->trace_dir, sizeof(r->trace_dir), "%s/%s",
-			     r->opt.output, TR_TRACE_SUBDIR) >=
-	    sizeof(r->trace_dir)) {
+			     r->opt.output) >= sizeof(r->out_dir) - 64) {
 		tr_err("output path too long");
 		return TR_EXIT_USAGE;
 	}
+	tr_chunk_start(r);
 	if (!stat(r->out_dir, &st)) {
 		if (!S_ISDIR(st.st_mode)) {
 			tr_err("%s exists and is not a directory", r->out_dir);
@@ -203,7 +344,10 @@ int tr_prepare_output(struct tr_rec *r)
 		}
 		r->out_created = true;
 	}
+	find_owner(r);
 	ret = scan_output(r);
+	if (!ret)
+		ret = open_dirs(r);
 	/* Whatever it made is taken back on failure. */
 	r->out_prepared = !ret || r->out_created;
 	return ret;
@@ -212,18 +356,18 @@ int tr_prepare_output(struct tr_rec *r)
 /* <trace>/stream_<cpu> for @c; 0 or a TR_EXIT_* status. */
 int tr_create_output(struct tr_rec *r, struct tr_cpu *c)
 {
-	char path[4096];
+	char name[32];
 
 	if (r->net)
 		return tr_relay_add_stream(r, c);
 
-	if ((size_t)snprintf(path, sizeof(path), "%s/stream_%u",
-			     r->trace_dir, c->cpu) >= sizeof(path))
-		return TR_EXIT_USAGE;
-	/* Kernel data: as private as debugfs itself. */
-	c->out_fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	snprintf(name, sizeof(name), "stream_%u", c->cpu);
+	c->file_bytes = 0;
+	c->out_fd = tr_create_file(r, r->trace_dirfd, name);
 	if (c->out_fd < 0) {
-		tr_err("cannot create %s: %s", path, strerror(errno));
+		tr_err("cannot create %s/%s: %s", r->trace_dir, name,
+		       strerror(-c->out_fd));
+		c->out_fd = -1;
 		return TR_EXIT_OUTPUT;
 	}
 	return 0;
@@ -269,7 +413,7 @@ static int write_all(struct tr_rec *r, int fd, struct iovec *iov, int cnt,
 	return 0;
 }
 
-/* Copy a file (debugfs metadata) with a fixed buffer. */
+/* Copy a file (debugfs metadata) to DIR/kernel/@dst, with a fixed buffer. */
 static int copy_file(struct tr_rec *r, const char *src, const char *dst)
 {
 	static char buf[65536];
@@ -281,11 +425,10 @@ static int copy_file(struct tr_rec *r, const char *src, const char *dst)
 	in = open(src, O_RDONLY | O_CLOEXEC);
 	if (in < 0)
 		return -errno;
-	out = open(dst, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	out = tr_create_file(r, r->trace_dirfd, dst);
 	if (out < 0) {
-		ret = -errno;
 		close(in);
-		return ret;
+		return out;
 	}
 	for (;;) {
 		n = read(in, buf, sizeof(buf));
@@ -352,7 +495,8 @@ static int send_metadata(struct tr_rec *r, const char *src, bool update)
 
 int tr_copy_metadata(struct tr_rec *r, bool final)
 {
-	char src[4096], dst[4096], tmp[4096];
+	const char *dst = "metadata", *tmp = ".metadata.tmp";
+	char src[4096];
 	int ret;
 
 	if (r->net) {
@@ -364,9 +508,7 @@ int tr_copy_metadata(struct tr_rec *r, bool final)
 		return ret;
 	}
 
-	if (tr_join(src, sizeof(src), r->buf_dir, "metadata") ||
-	    tr_join(dst, sizeof(dst), r->trace_dir, "metadata") ||
-	    tr_join(tmp, sizeof(tmp), r->trace_dir, ".metadata.tmp"))
+	if (tr_join(src, sizeof(src), r->buf_dir, "metadata"))
 		return -ENAMETOOLONG;
 	ret = copy_file(r, src, final ? tmp : dst);
 	if (ret == -ENOENT && access(src, F_OK)) {
@@ -375,10 +517,11 @@ int tr_copy_metadata(struct tr_rec *r, bool final)
 				src);
 		return 0;
 	}
-	if (!ret && final && rename(tmp, dst))
+	if (!ret && final &&
+	    renameat(r->trace_dirfd, tmp, r->trace_dirfd, dst))
 		ret = -errno;
 	if (ret) {
-		unlink(final ? tmp : dst);
+		unlinkat(r->trace_dirfd, final ? tmp : dst, 0);
 		tr_warn("cannot copy %s: %s%s", src, strerror(-ret),
 			final ? " (the copy made at the start is kept)" : "");
 	}
@@ -412,8 +555,15 @@ void tr_remove_output(struct tr_rec *r)
 		return;
 	tr_close_outputs(r);
 	remove_ours(r->trace_dir, false);
-	if (r->trace_created)
+	if (r->trace_created) {
 		rmdir(r->trace_dir);
+		/* --rotate: DIR/chunk_0, if empty. */
+		if (strcmp(r->trace_sub, TR_TRACE_SUBDIR) &&
+		    strrchr(r->trace_dir, '/')) {
+			*strrchr(r->trace_dir, '/') = '\0';
+			rmdir(r->trace_dir);
+		}
+	}
 	remove_ours(r->out_dir, true);
 	if (r->out_created)
 		rmdir(r->out_dir);
@@ -516,10 +666,14 @@ static void output_failed(struct tr_rec *r, struct tr_cpu *c, int err)
 int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 {
 	size_t size = c->info.subbuf_size, done;
+	uint64_t events, bytes;
 	unsigned int i, whole;
-	uint64_t events;
 	int ret;
 
+	if (tr_before_batch(r, (uint64_t)count * size)) {
+		output_failed(r, c, -EIO);
+		return -EIO;
+	}
 	if (r->net) {
 		ret = tr_relay_send_batch(r, c, count, &whole);
 		if (ret) {
@@ -531,11 +685,11 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 				&done);
 		whole = ret ? done / size : count;
 	}
-	for (i = 0; i < count; i++) {
+	for (i = 0, bytes = 0; i < count; i++) {
 		events = packet_events(c, &r->sb[i]);
 		if (i < whole) {
 			c->subbufs++;
-			c->bytes += saved_bytes(r, c, &r->sb[i]);
+			bytes += saved_bytes(r, c, &r->sb[i]);
 			c->events += events;
 			/* Packets are saved in order: the last one's count. */
 			c->trace_discarded =
@@ -545,11 +699,14 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count)
 			c->unsaved_events += events;
 		}
 	}
+	c->bytes += bytes;
+	c->file_bytes += bytes;
+	tr_after_batch(r, bytes);
 	if (!ret || r->net)
 		return ret;
-	if (done % size && ftruncate(c->out_fd, c->bytes))
+	if (done % size && ftruncate(c->out_fd, c->file_bytes))
 		tr_warn("cannot cut %s/stream_%u back to %" PRIu64 " bytes: %s",
-			r->trace_dir, c->cpu, c->bytes, strerror(errno));
+			r->trace_dir, c->cpu, c->file_bytes, strerror(errno));
 	output_failed(r, c, ret);
 	return ret;
 }

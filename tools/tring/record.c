@@ -31,39 +31,82 @@ void tr_request_stop(void)
 	tr_stop_requests++;
 }
 
-static void on_signal(int sig)
+/*
+ * The signals that stop a recording as Ctrl-C does: a terminal closed,
+ * Ctrl-\, a reader of our standard error gone. Each must end the run
+ * with the kernel state put back, never kill it half-way.
+ */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE };
+
+/**
+ * tr_stop_sigset - the signals that stop a recording
+ * @set: filled with them.
+ */
+void tr_stop_sigset(sigset_t *set)
+{
+	unsigned int i;
+
+	sigemptyset(set);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaddset(set, stop_signals[i]);
+}
+
+/*
+ * Their dispositions when tring-record started: one ignored then (nohup)
+ * stays ignored, and COMMAND gets them back as they were.
+ */
+static struct sigaction saved_stop[ARRAY_SIZE(stop_signals)], saved_xfsz;
+static bool stop_saved;
+
+/* Set @handler for the stop signals not ignored when we started. */
+static void set_stop_handlers(void (*handler)(int))
 {
 	struct sigaction sa;
+	unsigned int i;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = handler;
+	sigemptyset(&sa.sa_mask);
+	/* No SA_RESTART: the signal must end ppoll() at once. */
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		if (saved_stop[i].sa_handler != SIG_IGN)
+			sigaction(stop_signals[i], &sa, NULL);
+}
+
+static void on_signal(int sig)
+{
+	int saved = errno;
 
 	tr_request_stop();
 	/*
 	 * The second one cuts the drain short; a third must kill, even if
 	 * something hangs. sigaction() is async-signal-safe.
 	 */
-	if (tr_stop_requests >= 2) {
-		memset(&sa, 0, sizeof(sa));
-		sa.sa_handler = SIG_DFL;
-		sigaction(SIGINT, &sa, NULL);
-		sigaction(SIGTERM, &sa, NULL);
-	}
+	if (tr_stop_requests >= 2)
+		set_stop_handlers(SIG_DFL);
+	errno = saved;
 	(void)sig;
 }
 
 /*
- * Catch SIGINT and SIGTERM from the start: a stop asked for while
- * setting up ends the recording as soon as it begins (what the buffer
- * holds is still saved), instead of killing tring-record half-way.
+ * Catch the stop signals from the start: a stop asked for while setting
+ * up ends the recording as soon as it begins (what the buffer holds is
+ * still saved), instead of killing tring-record half-way. A file grown
+ * past RLIMIT_FSIZE is a failed write (EFBIG, exit status 3), not a
+ * death by SIGXFSZ.
  */
 static void catch_signals(struct tr_rec *r)
 {
-	struct sigaction sa;
+	struct sigaction ign;
+	unsigned int i;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_signal;
-	sigemptyset(&sa.sa_mask);
-	/* No SA_RESTART: the signal must end ppoll() at once. */
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGTERM, &sa, NULL);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], NULL, &saved_stop[i]);
+	memset(&ign, 0, sizeof(ign));
+	ign.sa_handler = SIG_IGN;
+	sigaction(SIGXFSZ, &ign, &saved_xfsz);
+	stop_saved = true;
+	set_stop_handlers(on_signal);
 	r->signals_caught = true;
 }
 
@@ -74,19 +117,31 @@ static void catch_signals(struct tr_rec *r)
  */
 static void block_signals(struct tr_rec *r)
 {
+	unsigned int i;
 	sigset_t set;
 
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	tr_stop_sigset(&set);
 	/* COMMAND's exit wakes the sleep too. */
 	sigaddset(&set, SIGCHLD);
 	sigprocmask(SIG_BLOCK, &set, &r->old_mask);
 	r->wait_mask = r->old_mask;
-	sigdelset(&r->wait_mask, SIGINT);
-	sigdelset(&r->wait_mask, SIGTERM);
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigdelset(&r->wait_mask, stop_signals[i]);
 	sigdelset(&r->wait_mask, SIGCHLD);
 	r->signals_blocked = true;
+}
+
+/* Every signal tring-record handles back as it found it (also COMMAND's). */
+void tr_default_signals(void)
+{
+	unsigned int i;
+
+	signal(SIGCHLD, SIG_DFL);
+	if (!stop_saved)
+		return;
+	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
+		sigaction(stop_signals[i], &saved_stop[i], NULL);
+	sigaction(SIGXFSZ, &saved_xfsz, NULL);
 }
 
 static void restore_signals(struct tr_rec *r)
@@ -94,11 +149,8 @@ static void restore_signals(struct tr_rec *r)
 	/* One that came in since the last sleep only bumps the counter. */
 	if (r->signals_blocked)
 		sigprocmask(SIG_SETMASK, &r->old_mask, NULL);
-	if (r->signals_caught) {
-		signal(SIGINT, SIG_DFL);
-		signal(SIGTERM, SIG_DFL);
-		signal(SIGCHLD, SIG_DFL);
-	}
+	if (r->signals_caught)
+		tr_default_signals();
 	r->signals_blocked = false;
 	r->signals_caught = false;
 }
@@ -108,12 +160,17 @@ static int setup(struct tr_rec *r)
 	int ret;
 
 	ret = tr_check_environment(r);
+	/* Before anything is changed: a second run must not harm this one. */
+	if (!ret)
+		ret = tr_lock(r);
 	if (!ret) {
 		tr_set_priority(r);
 		ret = tr_prepare_output(r);
 	}
-	if (!ret)
+	if (!ret) {
+		tr_warn_leftovers(r);
 		ret = tr_apply_knobs(r);
+	}
 	/* Before -e starts the events: none of an untracked process. */
 	if (!ret)
 		ret = tr_apply_tracking(r);
@@ -147,6 +204,8 @@ static void teardown(struct tr_rec *r)
 	free(r->cpus);
 	free(r->set);
 	free(r->pfd);
+	tr_close_dirs(r);
+	tr_unlock(r);
 	/*
 	 * Last: a Ctrl-C while the events are put back (hundreds of
 	 * enable files with -e 'sys_*') must not kill us half-way.
@@ -220,22 +279,18 @@ static void record(struct tr_rec *r)
 	tr_start_command(r);
 	tr_record_loop(r);
 	tr_drain(r);
+	/*
+	 * What recording needed of the kernel is done: put back the events
+	 * and the tracking now, not after the relay's linger and round
+	 * trips (teardown() does it for a run that did not get here).
+	 */
+	tr_restore_events(r);
+	tr_restore_tracking(r);
 	tr_live_end(r);
 	r->t_stop = r->ops->now_ns();
 	/* Recording stopped first (a signal, the duration): COMMAND too. */
 	tr_end_command(r);
 	finish(r);
-}
-
-/* Has the command line a "--", so a COMMAND (for the exit status)? */
-static bool names_command(int argc, char **argv)
-{
-	int i;
-
-	for (i = 1; i < argc; i++)
-		if (!strcmp(argv[i], "--"))
-			return true;
-	return false;
 }
 
 /**
@@ -255,12 +310,19 @@ int tr_main(int argc, char **argv, const struct tr_ops *ops)
 	memset(r, 0, sizeof(*r));
 	r->ops = ops;
 	r->child_go = -1;
+	r->lock_fd[0] = r->lock_fd[1] = -1;
+	r->out_dirfd = r->trace_dirfd = -1;
 	tr_stop_requests = 0;
 	tr_status_reset();
 	ret = tr_parse_options(&r->opt, argc, argv);
 	if (ret)
-		return ret < 0 ? TR_EXIT_OK : names_command(argc, argv) ?
+		return ret < 0 ? TR_EXIT_OK : tr_names_command(argc, argv) ?
 		       TR_EXIT_COMMAND_FAILED : ret;
+	if (r->opt.reset) {
+		ret = tr_check_environment(r) ?: tr_lock(r) ?: tr_reset(r);
+		tr_unlock(r);
+		return ret;
+	}
 	if (r->opt.list) {
 		ret = tr_check_environment(r) ?: tr_list_events(r);
 		tr_restore_events(r);

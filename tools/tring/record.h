@@ -65,6 +65,7 @@ enum tr_stop {
 	TR_STOP_STREAM,		/* every stream failed */
 	TR_STOP_HANGUP,		/* every stream hung up (buffer removed) */
 	TR_STOP_COMMAND,	/* COMMAND exited */
+	TR_STOP_MAX_SIZE,	/* --max-size reached (without --rotate) */
 };
 
 /* The statedump asked of the kernel at the start (summary's statedump=). */
@@ -109,6 +110,10 @@ struct tr_opts {
 	const char *filters[TR_MAX_SPECS];	/* --filter of each, or NULL */
 	unsigned int nspecs;
 	bool list;			/* --list: print the events, exit */
+	bool reset;			/* --reset: the module as loaded, exit */
+	uint64_t max_size;		/* --max-size, bytes; 0: none */
+	uint64_t rotate_size;		/* --rotate SIZE, bytes; 0: none */
+	uint64_t rotate_ns;		/* --rotate SECONDS; 0: none */
 	const char *list_glob;		/* its pattern, or NULL */
 	pid_t pids[TR_MAX_PIDS];	/* -p */
 	unsigned int npids;
@@ -156,6 +161,7 @@ struct tr_cpu {
 	/* What went to disk. */
 	uint64_t subbufs;
 	uint64_t bytes;
+	uint64_t file_bytes;		/* in its file of the chunk written */
 	uint64_t events;
 	uint64_t skipped;		/* seq gaps: packets overwritten */
 	/* events_discarded of the last packet saved: what the trace says */
@@ -238,6 +244,19 @@ struct tr_rec {
 	bool out_created;		/* this run made out_dir */
 	bool trace_created;		/* this run made trace_dir */
 	bool out_prepared;		/* out_dir checked and usable */
+	int lock_fd[2];			/* flock()ed: <tring>, the instance */
+	int out_dirfd, trace_dirfd;	/* DIR, DIR/kernel: files made in them */
+	char trace_sub[64];		/* trace_dir in DIR: kernel, chunk_N/kernel */
+	/* --rotate, --max-size (rotate.c) */
+	unsigned int chunk;		/* the chunk written: DIR/chunk_<chunk> */
+	unsigned int oldest_chunk;	/* the oldest one kept */
+	uint64_t chunk_bytes;		/* in the chunk written */
+	uint64_t chunk_t0;		/* when it began */
+	uint64_t kept_bytes;		/* in the chunks kept */
+	uint64_t total_bytes;		/* saved (or sent) in all */
+	uid_t owner_uid;		/* SUDO_UID: the output's owner, or -1 */
+	gid_t owner_gid;
+	bool chown_warned;
 	struct tr_relay *net;		/* -o net://: the relay, else NULL */
 	enum tr_statedump statedump;
 
@@ -304,6 +323,8 @@ struct tr_rec {
 /* record.c: the run, signals; util.c: messages (tr_note() obeys --quiet) */
 int tr_main(int argc, char **argv, const struct tr_ops *ops);
 void tr_request_stop(void);
+void tr_stop_sigset(sigset_t *set);
+void tr_default_signals(void);
 extern volatile sig_atomic_t tr_stop_requests;
 void tr_msg(const char *level, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -320,18 +341,34 @@ void tr_iov_advance(struct iovec **iov, int *cnt, size_t n);
 
 /* setup.c: environment, knobs, streams */
 int tr_check_environment(struct tr_rec *r);
+int tr_lock(struct tr_rec *r);
+void tr_unlock(struct tr_rec *r);
 int tr_apply_knobs(struct tr_rec *r);
+int tr_set_knob(struct tr_rec *r, const char *knob, const char *val);
 void tr_set_priority(struct tr_rec *r);
 int tr_open_streams(struct tr_rec *r);
 void tr_open_late(struct tr_rec *r);
 const struct tr_cpu *tr_first_open(const struct tr_rec *r);
 void tr_statedump(struct tr_rec *r);
 
+/* rotate.c: --rotate and --max-size */
+int tr_parse_rotate(struct tr_opts *o, const char *arg);
+void tr_chunk_start(struct tr_rec *r);
+int tr_before_batch(struct tr_rec *r, uint64_t bytes);
+void tr_after_batch(struct tr_rec *r, uint64_t bytes);
+
+/* reset.c: --reset, and what an earlier run left */
+int tr_reset(struct tr_rec *r);
+void tr_warn_leftovers(struct tr_rec *r);
+
 /* events.c: -e and --list */
 int tr_select_events(struct tr_rec *r);
 unsigned int tr_count_selected(const struct tr_rec *r);
 int tr_restore_events(struct tr_rec *r);
 int tr_list_events(struct tr_rec *r);
+int tr_events_leftovers(struct tr_rec *r, char *example, size_t size);
+int tr_reset_events(struct tr_rec *r, unsigned int *disabled,
+		    unsigned int *filters);
 
 /* track.c: -p, --follow, COMMAND */
 int tr_apply_tracking(struct tr_rec *r);
@@ -349,6 +386,9 @@ int tr_save_batch(struct tr_rec *r, struct tr_cpu *c, unsigned int count);
 int tr_copy_metadata(struct tr_rec *r, bool final);
 void tr_close_outputs(struct tr_rec *r);
 void tr_remove_output(struct tr_rec *r);
+int tr_create_file(struct tr_rec *r, int dirfd, const char *name);
+void tr_give_away(struct tr_rec *r, int fd);
+void tr_close_dirs(struct tr_rec *r);
 
 /* loop.c: record loop and drain */
 void tr_record_loop(struct tr_rec *r);
@@ -364,6 +404,8 @@ void tr_usage_summary(FILE *f);
 
 /* options.c */
 int tr_parse_options(struct tr_opts *o, int argc, char **argv);
+bool tr_names_command(int argc, char **argv);
+long tr_parse_size_kb(const char *s, long min, long max);
 int tr_parse_cpulist(const char *s, unsigned char *bitmap);
 void tr_usage(FILE *f);
 

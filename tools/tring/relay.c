@@ -19,10 +19,14 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <inttypes.h>
-#include <netdb.h>
+#include <arpa/inet.h>
+#include <net/if.h>
 #include <poll.h>
+#include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -43,6 +47,7 @@ enum {
 };
 
 #define RELAY_OK		10	/* LTTNG_OK */
+#define RELAY_ERR		11	/* LTTNG_ERR_UNK, lttng-relayd's refusal */
 #define RELAY_MAJOR		2
 #define RELAY_MINOR_MIN		4	/* live sessions */
 #define RELAY_MINOR_MAX		10	/* fixed-size names */
@@ -126,46 +131,133 @@ static void relay_fail(struct tr_relay *n, const char *what, int err)
 	if (n->failed)
 		return;
 	n->failed = true;
+	if (err == -EREMOTEIO) {
+		tr_err("%s: %s: the relay refused (status %u%s)", n->url, what,
+		       n->refused_code,
+		       n->refused_code == RELAY_ERR ? ", LTTNG_ERR" : "");
+		return;
+	}
 	tr_err("%s: %s: %s", n->url, what,
 	       err == -EPROTO ? "the relay's answer makes no sense" :
 	       err == -ECONNRESET ? "connection closed by the relay" :
 	       err == -ETIMEDOUT ? "no answer from the relay" :
+	       err == -EINTR ? "interrupted by a signal" :
 	       strerror(-err));
 }
 
-/* Send all of @iov on @fd; 0, or -errno (-ETIMEDOUT when it blocks). */
-static int send_all(int fd, struct iovec *iov, int cnt, size_t *done)
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * NSEC_PER_SEC + ts.tv_nsec;
+}
+
+/* An operation (a command and its answer, a batch) starts: its deadline. */
+static void op_begin(struct tr_relay *n)
+{
+	n->deadline = mono_ns() + (uint64_t)n->timeout_s * NSEC_PER_SEC;
+}
+
+/*
+ * Should a wait for the relay give up? At setup on the first stop signal
+ * (nothing is recording yet); while recording on the second (the first
+ * stops the recording, whose end still goes to the relay).
+ */
+static bool relay_interrupted(const struct tr_relay *n)
+{
+	return tr_stop_requests >= (n->rec && n->rec->t_start ? 2 : 1);
+}
+
+/*
+ * Sleep in ppoll() until @fd is ready for @events, the operation's
+ * deadline passes (-ETIMEDOUT) or a stop signal asks to give up
+ * (-EINTR). The stop signals are blocked but while asleep, so that one
+ * that comes just before the sleep is not missed; SIGCHLD (COMMAND)
+ * only wakes it.
+ */
+static int relay_wait(struct tr_relay *n, int fd, short events)
+{
+	struct pollfd p = { .fd = fd, .events = events };
+	const sigset_t *mask;
+	struct timespec ts;
+	sigset_t stop, old;
+	uint64_t now, left;
+	int ret;
+
+	tr_stop_sigset(&stop);
+	sigprocmask(SIG_BLOCK, &stop, &old);
+	mask = n->rec && n->rec->signals_blocked ? &n->rec->wait_mask : &old;
+	for (;;) {
+		now = mono_ns();
+		ret = relay_interrupted(n) ? -EINTR :
+		      now >= n->deadline ? -ETIMEDOUT : 0;
+		if (ret)
+			break;
+		left = n->deadline - now;
+		ts.tv_sec = left / NSEC_PER_SEC;
+		ts.tv_nsec = left % NSEC_PER_SEC;
+		ret = ppoll(&p, 1, &ts, mask);
+		if (ret > 0 || (ret < 0 && errno != EINTR)) {
+			ret = ret > 0 ? 0 : -errno;
+			break;
+		}
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	return ret;
+}
+
+/*
+ * Send all of @iov on @fd by the operation's deadline; 0, or -errno
+ * (-ETIMEDOUT when the relay takes nothing more, -EINTR on a stop).
+ */
+static int send_all(struct tr_relay *n, int fd, struct iovec *iov, int cnt,
+		    size_t *done)
 {
 	struct msghdr m = { 0 };
 	ssize_t k;
+	int ret;
 
 	*done = 0;
 	while (cnt > 0) {
 		m.msg_iov = iov;
 		m.msg_iovlen = cnt > 1024 ? 1024 : cnt;
-		k = sendmsg(fd, &m, MSG_NOSIGNAL);
+		k = sendmsg(fd, &m, MSG_NOSIGNAL | MSG_DONTWAIT);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0 && errno == EAGAIN) {
+			ret = relay_wait(n, fd, POLLOUT);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (k < 0)
-			return errno == EAGAIN ? -ETIMEDOUT :
-			       errno == EPIPE ? -ECONNRESET : -errno;
+			return errno == EPIPE ? -ECONNRESET : -errno;
 		*done += k;
 		tr_iov_advance(&iov, &cnt, k);
 	}
 	return 0;
 }
 
-static int recv_all(int fd, void *buf, size_t len)
+/* Receive @len bytes by the operation's deadline, however they trickle. */
+static int recv_all(struct tr_relay *n, int fd, void *buf, size_t len)
 {
 	char *p = buf;
 	ssize_t k;
+	int ret;
 
 	while (len) {
-		k = recv(fd, p, len, 0);
+		k = recv(fd, p, len, MSG_DONTWAIT);
 		if (k < 0 && errno == EINTR)
 			continue;
+		if (k < 0 && errno == EAGAIN) {
+			ret = relay_wait(n, fd, POLLIN);
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (k < 0)
-			return errno == EAGAIN ? -ETIMEDOUT : -errno;
+			return -errno;
 		if (!k)
 			return -ECONNRESET;
 		p += k;
@@ -189,77 +281,181 @@ static int send_cmd(struct tr_relay *n, uint32_t cmd, const void *payload,
 	};
 	size_t done;
 
-	return send_all(n->ctrl, iov, extra_len ? 3 : 2, &done);
+	/* The command and its answer: one deadline for both. */
+	op_begin(n);
+	return send_all(n, n->ctrl, iov, extra_len ? 3 : 2, &done);
+}
+
+/* A status the relay answered: 0 for LTTNG_OK, else it refused. */
+static int check_code(struct tr_relay *n, uint32_t code)
+{
+	if (code == RELAY_OK)
+		return 0;
+	n->refused_code = code;
+	return -EREMOTEIO;
 }
 
 /* A 4-byte status reply: 0 when it says LTTNG_OK. */
 static int recv_status(struct tr_relay *n)
 {
 	uint32_t code;
-	int ret = recv_all(n->ctrl, &code, sizeof(code));
+	int ret = recv_all(n, n->ctrl, &code, sizeof(code));
 
 	if (ret)
 		return ret;
-	return be32toh(code) == RELAY_OK ? 0 : -EPROTO;
+	return check_code(n, be32toh(code));
 }
 
 /* A reply carrying an id (session, stream handle) and a status. */
 static int recv_id(struct tr_relay *n, uint64_t *id)
 {
 	struct relay_status_id rep;
-	int ret = recv_all(n->ctrl, &rep, sizeof(rep));
+	int ret = recv_all(n, n->ctrl, &rep, sizeof(rep));
 
 	if (ret)
 		return ret;
-	if (be32toh(rep.ret_code) != RELAY_OK)
-		return -EPROTO;
+	ret = check_code(n, be32toh(rep.ret_code));
+	if (ret)
+		return ret;
 	*id = be64toh(rep.id);
 	return 0;
 }
 
-/*
- * Connect to @port of the host of the URL, with the relay timeout on the
- * connect and on every later send and receive, so that a relay that
- * stops answering ends the run with a message instead of hanging it.
- */
-static int connect_port(struct tr_relay *n, unsigned int port, int *fdp)
+/* @text as an address of the URL's family into @n's list; false if not one. */
+static bool add_addr(struct tr_relay *n, const char *text)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *ai, *a;
-	struct timeval tv = { .tv_sec = n->timeout_s };
-	char service[16];
-	int fd = -1, err;
+	struct sockaddr_storage *ss = &n->addrs[n->naddrs];
+	struct sockaddr_in6 *a6 = (void *)ss;
+	struct sockaddr_in *a4 = (void *)ss;
+	char buf[64], *scope;
 
-	hints.ai_family = n->family;
-	snprintf(service, sizeof(service), "%u", port);
-	err = getaddrinfo(n->host, service, &hints, &ai);
-	if (err) {
-		tr_err("%s: cannot resolve %s: %s", n->url, n->host,
-		       gai_strerror(err));
-		return -EHOSTUNREACH;
+	if (n->naddrs == TR_RELAY_MAX_ADDRS ||
+	    (size_t)snprintf(buf, sizeof(buf), "%s", text) >= sizeof(buf))
+		return false;
+	memset(ss, 0, sizeof(*ss));
+	scope = strchr(buf, '%');
+	if (scope)
+		*scope++ = '\0';
+	if (n->family != AF_INET6 && !scope &&
+	    inet_pton(AF_INET, buf, &a4->sin_addr) == 1) {
+		a4->sin_family = AF_INET;
+		n->addr_lens[n->naddrs++] = sizeof(*a4);
+		return true;
 	}
-	err = -EHOSTUNREACH;
-	for (a = ai; a; a = a->ai_next) {
-		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC, 0);
-		if (fd < 0) {
-			err = -errno;
-			continue;
+	if (inet_pton(AF_INET6, buf, &a6->sin6_addr) != 1)
+		return false;
+	a6->sin6_family = AF_INET6;
+	if (scope) {
+		a6->sin6_scope_id = if_nametoindex(scope);
+		if (!a6->sin6_scope_id)
+			a6->sin6_scope_id = strtoul(scope, NULL, 10);
+	}
+	n->addr_lens[n->naddrs++] = sizeof(*a6);
+	return true;
+}
+
+/* Does a hosts file line (comment cut) name n->host? Adds its address. */
+static void hosts_line(struct tr_relay *n, char *line)
+{
+	char *save, *addr, *name;
+
+	line[strcspn(line, "#\n")] = '\0';
+	addr = strtok_r(line, " \t", &save);
+	if (!addr)
+		return;
+	while ((name = strtok_r(NULL, " \t", &save)))
+		if (!strcasecmp(name, n->host)) {
+			add_addr(n, addr);
+			return;
 		}
-		setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv));
-		setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
-		if (!connect(fd, a->ai_addr, a->ai_addrlen))
-			break;
-		err = errno == EINPROGRESS ? -ETIMEDOUT : -errno;
-		close(fd);
-		fd = -1;
+}
+
+/**
+ * tr_relay_resolve - the relay's addresses, once for both connections
+ * @n: the parsed URL; n->addrs gets them (the URL's family only).
+ * @hosts: the hosts file to look the name up in (/etc/hosts).
+ *
+ * A numeric address (IPv4, IPv6 with an optional %SCOPE), else the
+ * name's lines of @hosts, in their order; "localhost" is the loopback
+ * if @hosts does not say. No DNS, and no NSS: getaddrinfo() in a static
+ * binary needs the building machine's shared NSS modules at run time.
+ *
+ * Return: 0, or -ENOENT when the host has no address.
+ */
+int tr_relay_resolve(struct tr_relay *n, const char *hosts)
+{
+	char line[512];
+	FILE *f;
+
+	n->naddrs = 0;
+	if (add_addr(n, n->host))
+		return 0;
+	f = fopen(hosts, "re");
+	while (f && fgets(line, sizeof(line), f))
+		hosts_line(n, line);
+	if (f)
+		fclose(f);
+	if (!n->naddrs && !strcasecmp(n->host, "localhost")) {
+		add_addr(n, "::1");
+		add_addr(n, "127.0.0.1");
 	}
-	freeaddrinfo(ai);
-	if (fd < 0) {
-		tr_err("%s: cannot connect to %s port %u: %s", n->url, n->host,
-		       port, strerror(-err));
+	return n->naddrs ? 0 : -ENOENT;
+}
+
+/* Connect to address @i at @port by the relay deadline; 0 or -errno. */
+static int connect_addr(struct tr_relay *n, unsigned int i, unsigned int port,
+			int *fdp)
+{
+	struct sockaddr_storage sa = n->addrs[i];
+	socklen_t len = sizeof(int);
+	int fd, err = 0;
+
+	if (sa.ss_family == AF_INET)
+		((struct sockaddr_in *)&sa)->sin_port = htons(port);
+	else
+		((struct sockaddr_in6 *)&sa)->sin6_port = htons(port);
+	fd = socket(sa.ss_family, SOCK_STREAM | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	op_begin(n);
+	if (connect(fd, (void *)&sa, n->addr_lens[i])) {
+		err = errno == EINPROGRESS ? relay_wait(n, fd, POLLOUT) : -errno;
+		if (!err && getsockopt(fd, SOL_SOCKET, SO_ERROR, &err, &len))
+			err = errno;
+		err = err > 0 ? -err : err;
+	}
+	if (err) {
+		close(fd);
 		return err;
 	}
 	*fdp = fd;
 	return 0;
+}
+
+/*
+ * Connect to @port of the relay: control tries each address in turn,
+ * data the one control reached. A relay that does not answer, or a stop
+ * signal, ends the run with a message instead of hanging it.
+ */
+static int connect_port(struct tr_relay *n, unsigned int port, bool data,
+			int *fdp)
+{
+	unsigned int i = data ? n->addr_used : 0;
+	int err = -EHOSTUNREACH;
+
+	for (; i < n->naddrs; i++) {
+		err = connect_addr(n, i, port, fdp);
+		if (!err) {
+			n->addr_used = i;
+			return 0;
+		}
+		if (data || err == -EINTR)
+			break;
+	}
+	tr_err("%s: cannot connect to %s port %u: %s", n->url, n->host, port,
+	       err == -EINTR ? "interrupted by a signal" :
+	       err == -ETIMEDOUT ? "no answer" : strerror(-err));
+	return err;
 }
 
 /* VERSION: the relay answers with its own; both use the lower minor. */
@@ -271,7 +467,7 @@ static int relay_version(struct tr_relay *n)
 
 	ret = send_cmd(n, RELAY_VERSION, v, sizeof(v), NULL, 0);
 	if (!ret)
-		ret = recv_all(n->ctrl, v, sizeof(v));
+		ret = recv_all(n, n->ctrl, v, sizeof(v));
 	if (ret) {
 		relay_fail(n, "version", ret);
 		return ret;
@@ -310,11 +506,15 @@ static int relay_session(struct tr_relay *n)
 static int relay_add(struct tr_relay *n, const char *name, uint64_t *handle)
 {
 	static struct relay_add_stream s;
+	bool cpu = strcmp(name, "metadata");
 	int ret;
 
 	memset(&s, 0, sizeof(s));
 	snprintf(s.channel_name, sizeof(s.channel_name), "%s", name);
 	snprintf(s.pathname, sizeof(s.pathname), "%s", n->path);
+	/* --rotate, --max-size: the relay splits a CPU's stream file. */
+	s.tracefile_size = htobe64(cpu ? n->tracefile_size : 0);
+	s.tracefile_count = htobe64(cpu ? n->tracefile_count : 0);
 	ret = send_cmd(n, RELAY_ADD_STREAM, &s, sizeof(s), NULL, 0);
 	if (!ret)
 		ret = recv_id(n, handle);
@@ -350,14 +550,20 @@ int tr_relay_connect(struct tr_rec *r)
 {
 	struct tr_relay *n = r->net;
 
+	n->rec = r;
 	if (gethostname(n->hostname, sizeof(n->hostname) - 1) ||
 	    !n->hostname[0])
 		strcpy(n->hostname, "localhost");
 	relay_path(n);
-	if (connect_port(n, n->ctrl_port, &n->ctrl) ||
+	if (tr_relay_resolve(n, "/etc/hosts")) {
+		tr_err("%s: cannot resolve %s: not an IP%s address, nor a name in /etc/hosts (tring-record asks no DNS server: give the relay's address)",
+		       n->url, n->host, n->family == AF_INET6 ? "v6" : "");
+		return TR_EXIT_SETUP;
+	}
+	if (connect_port(n, n->ctrl_port, false, &n->ctrl) ||
 	    relay_version(n) || relay_session(n) ||
 	    relay_add(n, "metadata", &n->meta_handle) ||
-	    connect_port(n, n->data_port, &n->data)) {
+	    connect_port(n, n->data_port, true, &n->data)) {
 		tr_relay_close(r, false);
 		return TR_EXIT_SETUP;
 	}
@@ -596,7 +802,7 @@ static int send_indexes(struct tr_relay *n, unsigned int count)
 
 	for (i = 0; i < count; i++)
 		iov[i] = (struct iovec){ &index_cmd[i], len };
-	ret = send_all(n->ctrl, iov, count, &done);
+	ret = send_all(n, n->ctrl, iov, count, &done);
 	for (i = 0; !ret && i < count; i++)
 		ret = recv_status(n);
 	return ret;
@@ -624,7 +830,9 @@ int tr_relay_send_batch(struct tr_rec *r, struct tr_cpu *c,
 		return -ECONNRESET;
 	for (i = 0; i < count; i++)
 		prepare_packet(r, c, i);
-	ret = send_all(n->data, data_iov, 2 * count, &done);
+	/* The batch and its indexes' answers: one deadline. */
+	op_begin(n);
+	ret = send_all(n, n->data, data_iov, 2 * count, &done);
 	/* On the relay's disk: the packets whose bytes all went out. */
 	for (i = 0; ret && i < count; i++) {
 		need += sizeof(data_hdr[i]) + be32toh(data_hdr[i].data_size);
@@ -670,6 +878,7 @@ int tr_relay_beacon(struct tr_rec *r, struct tr_cpu *c, uint64_t ts)
 	b->idx.net_seq_num = htobe64(c->relay_seq - 1);
 	b->idx.timestamp_end = htobe64(ts);
 	b->idx.stream_instance_id = htobe64(c->cpu);
+	op_begin(n);
 	ret = send_indexes(n, 1);
 	if (ret)
 		relay_fail(n, "sending a live beacon", ret);
@@ -702,7 +911,7 @@ static int data_pending(struct tr_relay *n, const struct tr_cpu *c)
 
 	ret = send_cmd(n, RELAY_DATA_PENDING, m, sizeof(m), NULL, 0);
 	if (!ret)
-		ret = recv_all(n->ctrl, &code, sizeof(code));
+		ret = recv_all(n, n->ctrl, &code, sizeof(code));
 	if (ret)
 		return ret;
 	return be32toh(code) ? 1 : 0;
@@ -779,6 +988,19 @@ int tr_relay_close(struct tr_rec *r, bool linger)
 	return ret;
 }
 
+/* Seconds for each exchange with the relay: TRING_RELAY_TIMEOUT or 10. */
+static unsigned int relay_timeout(void)
+{
+	const char *env = getenv("TRING_RELAY_TIMEOUT");
+	unsigned long v;
+	char *end;
+
+	if (!env || !*env)
+		return TR_RELAY_TIMEOUT_S;
+	v = strtoul(env, &end, 10);
+	return *end || !v || v > 3600 ? TR_RELAY_TIMEOUT_S : v;
+}
+
 /* net://HOST[:CTRL[:DATA]] or net6://; HOST may be [IPv6]. */
 bool tr_relay_is_url(const char *s)
 {
@@ -837,7 +1059,7 @@ int tr_relay_parse_url(struct tr_relay *n, const char *url)
 	memset(n, 0, sizeof(*n));
 	n->ctrl = n->data = -1;
 	n->meta_handle = UINT64_MAX;
-	n->timeout_s = TR_RELAY_TIMEOUT_S;
+	n->timeout_s = relay_timeout();
 	n->family = url[3] == '6' ? AF_INET6 : AF_UNSPEC;
 	n->ctrl_port = TR_RELAY_CTRL_PORT;
 	n->data_port = TR_RELAY_DATA_PORT;

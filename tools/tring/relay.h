@@ -8,14 +8,20 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include <stddef.h>
+#include <sys/socket.h>
 
 /* LTTng's default ports: control and data. */
 #define TR_RELAY_CTRL_PORT	5342
 #define TR_RELAY_DATA_PORT	5343
 /* --live without a value: LTTng's default live timer. */
 #define TR_RELAY_LIVE_US	1000000U
-/* Longest wait for the relay: a connect, a send, an answer. */
+/*
+ * Longest wait for the relay, per operation (a connect, a command and
+ * its answer, a batch and its indexes' answers); TRING_RELAY_TIMEOUT.
+ */
 #define TR_RELAY_TIMEOUT_S	10
+/* Addresses of the relay's host kept (its lines of /etc/hosts). */
+#define TR_RELAY_MAX_ADDRS	8
 
 struct tr_rec;
 struct tr_cpu;
@@ -33,6 +39,15 @@ struct tr_relay {
 	char path[4096];		/* HOST/SESSION[-DATE]/kernel */
 	unsigned int live_us;		/* --live; 0: not live */
 	unsigned int timeout_s;
+	struct sockaddr_storage addrs[TR_RELAY_MAX_ADDRS];
+	socklen_t addr_lens[TR_RELAY_MAX_ADDRS];
+	unsigned int naddrs;
+	unsigned int addr_used;		/* the one control reached */
+	struct tr_rec *rec;		/* the run: its signal mask, its start */
+	uint64_t deadline;		/* of the operation under way (ns) */
+	uint32_t refused_code;		/* the status of the last refusal */
+	uint64_t tracefile_size;	/* --rotate SIZE: per stream file */
+	uint64_t tracefile_count;	/* files kept per stream; 0: all */
 
 	int ctrl, data;			/* connections, or -1 */
 	unsigned int minor;		/* protocol 2.minor in use */
@@ -50,6 +65,7 @@ struct tr_relay {
 
 bool tr_relay_is_url(const char *s);
 int tr_relay_parse_url(struct tr_relay *n, const char *url);
+int tr_relay_resolve(struct tr_relay *n, const char *hosts);
 int tr_relay_connect(struct tr_rec *r);
 int tr_relay_add_stream(struct tr_rec *r, struct tr_cpu *c);
 int tr_relay_metadata(struct tr_rec *r, const char *text, size_t len,

@@ -8,6 +8,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -59,6 +60,103 @@ int tr_check_environment(struct tr_rec *r)
 	return 0;
 }
 
+/* flock() @dir, or say that another tring-record has it. */
+static int lock_dir(const char *dir, int *fd)
+{
+	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (*fd < 0) {
+		tr_err("cannot open %s: %s", dir, strerror(errno));
+		return TR_EXIT_SETUP;
+	}
+	if (!flock(*fd, LOCK_EX | LOCK_NB))
+		return 0;
+	if (errno == EWOULDBLOCK)
+		tr_err("%s is in use by another tring-record: nothing was changed",
+		       dir);
+	else
+		tr_err("cannot lock %s: %s", dir, strerror(errno));
+	close(*fd);
+	*fd = -1;
+	return TR_EXIT_SETUP;
+}
+
+static int list_cpus(struct tr_rec *r, unsigned char *avail);
+
+/*
+ * Before the tracking or the events change: is a stream of the buffer
+ * open by another reader (one that takes no lock)? Opened and closed
+ * again; the knobs would fail with EBUSY anyway.
+ */
+static int probe_streams(struct tr_rec *r)
+{
+	static unsigned char avail[TR_MAX_CPUS / 8];
+	struct tr_cpu c = { .fd = -1 };
+	char path[4096];
+	int ret;
+
+	/* No streams at all: said when they are opened. */
+	if (tr_join(path, sizeof(path), r->buf_dir, "per_cpu") ||
+	    access(path, F_OK))
+		return 0;
+	memset(avail, 0, sizeof(avail));
+	if (list_cpus(r, avail))
+		return TR_EXIT_SETUP;
+	for (c.cpu = 0; c.cpu < TR_MAX_CPUS; c.cpu++) {
+		if (!tr_cpu_isset(avail, c.cpu) ||
+		    (r->opt.cpus_given && !tr_cpu_isset(r->opt.cpus, c.cpu)))
+			continue;
+		if ((size_t)snprintf(path, sizeof(path), "%s/per_cpu/cpu%u/stream",
+				     r->buf_dir, c.cpu) >= sizeof(path))
+			return TR_EXIT_SETUP;
+		ret = r->ops->open(&c, path);
+		if (!ret)
+			r->ops->close(&c);
+		if (ret == -EBUSY) {
+			tr_err("cpu%u: the stream is already open (another reader): nothing was changed",
+			       c.cpu);
+			return TR_EXIT_SETUP;
+		}
+	}
+	return 0;
+}
+
+/**
+ * tr_lock - take the buffer, and the module's shared state, for this run
+ * @r: the run, its environment checked.
+ *
+ * Before anything is changed (knobs, tracking, events), so that a second
+ * tring-record fails without touching what a running one set up: an
+ * flock() on the buffer's directory, and on the module's (which holds
+ * the events and the tracking) for an instance too. Released at exit
+ * (tr_unlock()), or when the process dies. With -p, COMMAND or -e, also
+ * no stream may be open by another reader.
+ *
+ * Return: 0 or TR_EXIT_SETUP after a message.
+ */
+int tr_lock(struct tr_rec *r)
+{
+	int ret;
+
+	ret = lock_dir(r->tring_dir, &r->lock_fd[0]);
+	if (!ret && r->opt.instance)
+		ret = lock_dir(r->buf_dir, &r->lock_fd[1]);
+	if (!ret && (r->opt.npids || r->opt.command || r->opt.follow ||
+		     r->opt.nspecs))
+		ret = probe_streams(r);
+	return ret;
+}
+
+void tr_unlock(struct tr_rec *r)
+{
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(r->lock_fd); i++) {
+		if (r->lock_fd[i] >= 0)
+			close(r->lock_fd[i]);
+		r->lock_fd[i] = -1;
+	}
+}
+
 /*
  * Does the knob already hold @val? trace_clock reads "[mono] local";
  * the others read a number and a newline.
@@ -75,7 +173,7 @@ static bool knob_holds(const char *knob, const char *cur, const char *val)
 	return !strncmp(cur, val, len) && (cur[len] == '\n' || !cur[len]);
 }
 
-static int set_knob(struct tr_rec *r, const char *knob, const char *val)
+int tr_set_knob(struct tr_rec *r, const char *knob, const char *val)
 {
 	char path[4096], cur[128];
 	int ret;
@@ -113,16 +211,16 @@ int tr_apply_knobs(struct tr_rec *r)
 	/* The sub-buffer size first: buffer_size_kb is rounded to it. */
 	if (o->subbuf_kb > 0) {
 		snprintf(v, sizeof(v), "%ld", o->subbuf_kb);
-		ret = set_knob(r, "buffer_subbuf_size_kb", v);
+		ret = tr_set_knob(r, "buffer_subbuf_size_kb", v);
 	}
 	if (!ret && o->buffer_kb > 0) {
 		snprintf(v, sizeof(v), "%ld", o->buffer_kb);
-		ret = set_knob(r, "buffer_size_kb", v);
+		ret = tr_set_knob(r, "buffer_size_kb", v);
 	}
 	if (!ret && o->overwrite >= 0)
-		ret = set_knob(r, "overwrite", o->overwrite ? "1" : "0");
+		ret = tr_set_knob(r, "overwrite", o->overwrite ? "1" : "0");
 	if (!ret && o->clock)
-		ret = set_knob(r, "trace_clock", o->clock);
+		ret = tr_set_knob(r, "trace_clock", o->clock);
 	return ret;
 }
 
@@ -439,7 +537,7 @@ fail:
  * device, then lttng_statedump_end, and returns when it is done. Not for
  * an instance (the statedump goes to the default buffer only), nor with
  * --no-statedump. An older module without the file, or a failed write,
- * is a warning: the trace is valid without it. SIGINT and SIGTERM wait
+ * is a warning: the trace is valid without it. The stop signals wait
  * until the write is done, so a stop cannot cut the statedump short.
  */
 void tr_statedump(struct tr_rec *r)
@@ -463,9 +561,7 @@ void tr_statedump(struct tr_rec *r)
 		r->statedump = TR_STATEDUMP_UNSUPPORTED;
 		return;
 	}
-	sigemptyset(&set);
-	sigaddset(&set, SIGINT);
-	sigaddset(&set, SIGTERM);
+	tr_stop_sigset(&set);
 	sigprocmask(SIG_BLOCK, &set, &old);
 	aff = pin_to_recorded(r, &size);
 	ret = r->ops->knob_write(path, "1");

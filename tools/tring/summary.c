@@ -4,6 +4,7 @@
  * summary at the end, on standard error and in DIR/.tring-record.summary.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
 #include <sys/resource.h>
@@ -70,6 +71,7 @@ static const char *const stop_names[] = {
 	[TR_STOP_STREAM]	= "stream_error",
 	[TR_STOP_HANGUP]	= "hangup",
 	[TR_STOP_COMMAND]	= "command",
+	[TR_STOP_MAX_SIZE]	= "max_size",
 };
 
 static const char *const drain_names[] = {
@@ -276,6 +278,9 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 	fprintf(f, "drain=%s\n", drain_names[r->drain]);
 	fprintf(f, "statedump=%s\n", statedump_names[r->statedump]);
 	fprintf(f, "duration_ns=%" PRIu64 "\n", r->t_stop - r->t_start);
+	if (r->opt.rotate_size || r->opt.rotate_ns)
+		fprintf(f, "chunks=%u\nchunks_removed=%u\n", r->chunk + 1,
+			r->oldest_chunk);
 	/* What recording cost: CPU time and system calls (for benchmarks). */
 	if (!getrusage(RUSAGE_SELF, &ru)) {
 		fprintf(f, "user_ns=%" PRIu64 "\n",
@@ -291,17 +296,26 @@ static void write_summary_head(struct tr_rec *r, FILE *f)
 
 int tr_write_summary_file(struct tr_rec *r)
 {
-	char path[4096];
 	FILE *f;
+	int fd;
 
-	if (r->opt.summary)
-		snprintf(path, sizeof(path), "%s", r->opt.summary);
-	else if (tr_join(path, sizeof(path), r->out_dir,
-			 ".tring-record.summary"))
-		return -ENAMETOOLONG;
-	f = fopen(path, "we");
-	if (!f)
-		return -errno;
+	/* 0600 and never through a symbolic link, as the trace's files. */
+	if (r->opt.summary) {
+		fd = open(r->opt.summary, O_WRONLY | O_CREAT | O_TRUNC |
+			  O_NOFOLLOW | O_CLOEXEC, 0600);
+		if (fd < 0)
+			return -errno;
+		tr_give_away(r, fd);
+	} else {
+		fd = tr_create_file(r, r->out_dirfd, ".tring-record.summary");
+		if (fd < 0)
+			return fd;
+	}
+	f = fdopen(fd, "w");
+	if (!f) {
+		close(fd);
+		return -ENOMEM;
+	}
 	write_summary_head(r, f);
 	each_sum(r, f, write_sum);
 	fprintf(f, "exit_status=%d\n", r->exit_status);

@@ -252,7 +252,113 @@ static void test_events_list(void)
 	CHECK(!strcmp(out, "sched:sched_switch\n\ts32 tid\n\tstring comm\n"));
 }
 
+/* <tring>/@rel holding @text. */
+static void tring_write(const char *rel, const char *text)
+{
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", fk.tring, rel);
+	write_file(path, text);
+}
+
+/* The first line of <tring>/@rel. */
+static const char *tring_line(const char *rel)
+{
+	static char buf[256];
+	char path[600];
+
+	snprintf(path, sizeof(path), "%s/%s", fk.tring, rel);
+	if (tr_read_small_file(path, buf, sizeof(buf)))
+		strcpy(buf, "(none)");
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
+/*
+ * What an earlier run left (a tracking set, filters, generic events
+ * enabled) is said at the start of a plain run: it records less.
+ */
+static void test_events_leftovers(void)
+{
+	fake_events();
+	mkdirs("%s/tracking", fk.tring);
+	tring_write("tracking/pid", "4321\n");
+	tring_write("tracking/follow", "0\n");
+	tring_write("events/sched/sched_switch/filter", "prev_pid == 1\n");
+	tring_write("events/sched/sched_waking/filter", "none\n");
+	tring_write("events/generic_stats", "offered: 3\nenabled: 2\n");
+	fk.tick = tick_stop;
+	CHECK(record("") == 0);
+	CHECK(err_has("tracking/pid holds 4321: only those processes are recorded"));
+	CHECK(err_has("1 event has a filter in force (sched:sched_switch)"));
+	CHECK(err_has("2 generic events are enabled"));
+	/* Nothing to say when nothing is left. */
+	fake_events();
+	fk.tick = tick_stop;
+	CHECK(record("") == 0);
+	CHECK(!err_has("left by an earlier run"));
+}
+
+/*
+ * --reset: tracking cleared, every event off and every filter gone, the
+ * knobs at the module's load-time values; nothing recorded.
+ */
+static void test_events_reset(void)
+{
+	char sys[400];
+
+	fake_events();
+	mkdirs("%s/tracking", fk.tring);
+	tring_write("tracking/pid", "4321\n");
+	tring_write("tracking/follow", "1\n");
+	tring_write("events/enable", "X\n");
+	tring_write("events/generic_enable", "1\n");
+	tring_write("events/generic_events", "kmem:kmalloc\n");
+	tring_write("events/sched/sched_switch/filter", "prev_pid == 1\n");
+	tring_write("buffer_size_kb", "256\n");
+	tring_write("overwrite", "1\n");
+	tring_write("trace_clock", "mono [local]\n");
+	snprintf(sys, sizeof(sys), "%s/sys", fk.root);
+	mkdirs("%s/module/tring/parameters", sys);
+	snprintf(sys, sizeof(sys), "%s/sys/module/tring/parameters/subbuf_size",
+		 fk.root);
+	write_file(sys, "65536\n");
+	snprintf(sys, sizeof(sys), "%s/sys/module/tring/parameters/subbuf_count",
+		 fk.root);
+	write_file(sys, "64\n");
+	snprintf(sys, sizeof(sys), "%s/sys/module/tring/parameters/overwrite",
+		 fk.root);
+	write_file(sys, "N\n");
+	snprintf(sys, sizeof(sys), "%s/sys", fk.root);
+	setenv("TRING_SYSFS", sys, 1);
+	CHECK(record("--reset") == 0);
+	unsetenv("TRING_SYSFS");
+	CHECK(!strcmp(tring_line("tracking/pid"), ""));
+	CHECK(!strcmp(tring_line("tracking/follow"), "0"));
+	CHECK(!strcmp(tring_line("events/enable"), "0"));
+	CHECK(!strcmp(tring_line("events/generic_enable"), "0"));
+	CHECK(enabled("net", "net_dev_queue") == 0 && enabled("tring", "marker") == 0);
+	CHECK(!strcmp(tring_line("events/sched/sched_switch/filter"), "none"));
+	CHECK(!strcmp(tring_line("buffer_size_kb"), "4096"));
+	CHECK(!strcmp(tring_line("buffer_subbuf_size_kb"), "64"));
+	CHECK(!strcmp(tring_line("overwrite"), "0"));
+	CHECK(!strcmp(tring_line("trace_clock"), "[mono] local"));
+	CHECK(err_has("2 enable files were on") && err_has("1 filters removed"));
+	CHECK(err_has("cannot withdraw them"));
+	CHECK(out_size("") == -1 && !strstr(fk.events, "open"));
+
+	/* Without the module's parameters: the knobs stay, exit 2. */
+	fake_events();
+	setenv("TRING_SYSFS", "/nonexistent", 1);
+	CHECK(record("--reset") == TR_EXIT_SETUP);
+	unsetenv("TRING_SYSFS");
+	CHECK(err_has("the knobs are left as they are"));
+	CHECK(record("--reset -- true") == TR_EXIT_COMMAND_FAILED);
+}
+
 const struct test events_tests[] = {
+	{ "events_leftovers", test_events_leftovers },
+	{ "events_reset", test_events_reset },
 	{ "events_select_restore", test_events_select_restore },
 	{ "events_errors", test_events_errors },
 	{ "events_list", test_events_list },

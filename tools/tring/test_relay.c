@@ -6,10 +6,14 @@
  */
 #include <arpa/inet.h>
 #include <endian.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <signal.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "test_record.h"
@@ -24,6 +28,7 @@ static struct {
 	char session[256], hostname[65];
 	uint32_t live_timer;
 	char names[MAX_STREAMS][32];	/* by handle */
+	uint64_t tracefile_size[MAX_STREAMS], tracefile_count[MAX_STREAMS];
 	char path[256];
 	unsigned int nstreams;
 	size_t meta_bytes;
@@ -37,8 +42,45 @@ static struct {
 	uint64_t beacons[MAX_STREAMS], last_end[MAX_STREAMS];
 	size_t index_len;		/* payload of the last SEND_INDEX */
 	unsigned int pending_asked;	/* DATA_PENDING commands */
+	/* The kernel state at the first DATA_PENDING (the linger) */
+	char pid_at_linger[64], enable_at_linger[8];
+	char pid_path[600], enable_path[600];
 	pthread_t ctrl_thread, data_thread;
+	pthread_t main_thread;
+	/*
+	 * How it answers VERSION: RELAY_NORMAL, or not at all and a SIGINT
+	 * to the recorder (RELAY_SILENT), or a byte at a time (RELAY_TRICKLE)
+	 */
+	int version_mode;
+	unsigned int silent_index;	/* 1: silent from the second index */
 } fr;
+
+enum { RELAY_NORMAL, RELAY_SILENT, RELAY_TRICKLE };
+
+static void on_index(const unsigned char *b);
+static void reply_ok(int fd);
+
+/*
+ * SEND_INDEX; with fr.silent_index, the relay stops answering after
+ * the first and the recorder gets SIGINT twice, 300 ms apart.
+ */
+static void on_send_index(int fd, const unsigned char *b, size_t len)
+{
+	struct timespec ms300 = { 0, 300 * 1000 * 1000 };
+
+	fr.index_len = len;
+	on_index(b);
+	if (fr.silent_index && fr.silent_index++ > 1) {
+		if (fr.silent_index != 3)
+			return;
+		nanosleep(&ms300, NULL);
+		pthread_kill(fr.main_thread, SIGINT);
+		nanosleep(&ms300, NULL);
+		pthread_kill(fr.main_thread, SIGINT);
+		return;
+	}
+	reply_ok(fd);
+}
 
 static bool read_full(int fd, void *buf, size_t len)
 {
@@ -57,7 +99,8 @@ static bool read_full(int fd, void *buf, size_t len)
 
 static void reply(int fd, const void *buf, size_t len)
 {
-	if (write(fd, buf, len) != (ssize_t)len)
+	/* The recorder may have given up and closed: no SIGPIPE here. */
+	if (send(fd, buf, len, MSG_NOSIGNAL) != (ssize_t)len)
 		fr.bad_index = true;
 }
 
@@ -101,6 +144,62 @@ static void on_index(const unsigned char *b)
 	fr.indexes[h]++;
 }
 
+static void on_add_stream(int fd, const unsigned char *b)
+{
+	unsigned int h;
+
+	if (fr.refuse_stream && fr.nstreams == fr.refuse_stream) {
+		reply(fd, (uint32_t[3]){ 0, 0, htobe32(1) }, 12);
+		return;
+	}
+	h = fr.nstreams++;
+	memcpy(fr.names[h], b, sizeof(fr.names[h]) - 1);
+	fr.tracefile_size[h] = be64toh(*(const uint64_t *)(b + 4360));
+	fr.tracefile_count[h] = be64toh(*(const uint64_t *)(b + 4368));
+	memcpy(fr.path, b + 264, sizeof(fr.path) - 1);
+	reply_id(fd, h);
+}
+
+/* DATA_PENDING: pending while the data thread has not had the last one. */
+static void on_pending(int fd, const unsigned char *b)
+{
+	uint64_t h = be64toh(*(const uint64_t *)b);
+	uint32_t code;
+
+	code = htobe32(h < MAX_STREAMS &&
+		       __atomic_load_n(&fr.packets[h], __ATOMIC_ACQUIRE) <
+		       be64toh(*(const uint64_t *)(b + 8)) + 1);
+	if (!fr.pending_asked && fr.pid_path[0]) {
+		tr_read_small_file(fr.pid_path, fr.pid_at_linger,
+				   sizeof(fr.pid_at_linger));
+		tr_read_small_file(fr.enable_path, fr.enable_at_linger,
+				   sizeof(fr.enable_at_linger));
+	}
+	fr.pending_asked++;
+	reply(fd, &code, 4);
+}
+
+static void on_version(int fd, const uint32_t *v)
+{
+	struct timespec ms300 = { 0, 300 * 1000 * 1000 };
+	unsigned int i;
+
+	switch (fr.version_mode) {
+	case RELAY_SILENT:
+		nanosleep(&ms300, NULL);
+		pthread_kill(fr.main_thread, SIGINT);
+		break;
+	case RELAY_TRICKLE:
+		for (i = 0; i < 8; i++) {
+			nanosleep(&ms300, NULL);
+			reply(fd, (const char *)v + i, 1);
+		}
+		break;
+	default:
+		reply(fd, v, 8);
+	}
+}
+
 static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 {
 	uint32_t v[2] = { htobe32(2), htobe32(fr.minor) };
@@ -108,7 +207,7 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 
 	switch (cmd) {
 	case 5:
-		reply(fd, v, sizeof(v));
+		on_version(fd, v);
 		break;
 	case 2:
 		memcpy(fr.session, b, 255);
@@ -117,14 +216,7 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 		reply_id(fd, 77);
 		break;
 	case 1:
-		if (fr.refuse_stream && fr.nstreams == fr.refuse_stream) {
-			reply(fd, (uint32_t[3]){ 0, 0, htobe32(1) }, 12);
-			break;
-		}
-		h = fr.nstreams++;
-		memcpy(fr.names[h], b, sizeof(fr.names[h]) - 1);
-		memcpy(fr.path, b + 264, sizeof(fr.path) - 1);
-		reply_id(fd, h);
+		on_add_stream(fd, b);
 		break;
 	case 6:
 		fr.meta_bytes += len - 12;
@@ -135,18 +227,10 @@ static void on_cmd(int fd, uint32_t cmd, const unsigned char *b, size_t len)
 		reply_ok(fd);
 		break;
 	case 8:
-		h = be64toh(*(const uint64_t *)b);
-		/* Pending while the data thread has not had the last one. */
-		v[0] = htobe32(h < MAX_STREAMS &&
-			       __atomic_load_n(&fr.packets[h], __ATOMIC_ACQUIRE) <
-			       be64toh(*(const uint64_t *)(b + 8)) + 1);
-		fr.pending_asked++;
-		reply(fd, v, 4);
+		on_pending(fd, b);
 		break;
 	case 13:
-		fr.index_len = len;
-		on_index(b);
-		reply_ok(fd);
+		on_send_index(fd, b, len);
 		break;
 	case 7:
 		h = be64toh(*(const uint64_t *)b);
@@ -225,6 +309,7 @@ static void relay_start(uint32_t minor)
 {
 	memset(&fr, 0, sizeof(fr));
 	fr.minor = minor;
+	fr.main_thread = pthread_self();
 	fr.ctrl_lfd = listen_any(&fr.ctrl_port);
 	fr.data_lfd = listen_any(&fr.data_port);
 	pthread_create(&fr.ctrl_thread, NULL, ctrl_fn, NULL);
@@ -395,11 +480,164 @@ static void test_relay_refuses_stream(void)
 	fr.refuse_stream = 2;
 	CHECK(record_net("") == TR_EXIT_SETUP);
 	relay_stop();
-	CHECK(err_has("adding a stream: the relay's answer makes no sense"));
+	/* The relay's status, not "garbage". */
+	CHECK(err_has("adding a stream: the relay refused (status 1)"));
 	CHECK(fr.packets[1] == 0);
 }
 
+/*
+ * The kernel state (-e's enables, -p's tracking) is put back right after
+ * the drain, not after the relay's linger and its round trips.
+ */
+static void test_relay_restore_first(void)
+{
+	char args[600];
+
+	net_setup(1, tick_send, 13);
+	mkdirs("%s/tracking", fk.tring);
+	mkdirs("%s/events/sched/sched_switch", fk.tring);
+	snprintf(fr.pid_path, sizeof(fr.pid_path), "%s/tracking/pid", fk.tring);
+	write_file(fr.pid_path, "");
+	snprintf(args, sizeof(args), "%s/tracking/follow", fk.tring);
+	write_file(args, "0\n");
+	snprintf(fr.enable_path, sizeof(fr.enable_path),
+		 "%s/events/sched/sched_switch/enable", fk.tring);
+	write_file(fr.enable_path, "0\n");
+	snprintf(args, sizeof(args), "-e sched_switch -p %d", (int)getpid());
+	CHECK(record_net(args) == 0);
+	relay_stop();
+	CHECK(fr.pending_asked >= 1);
+	CHECK(!strcmp(fr.pid_at_linger, "\n") || !fr.pid_at_linger[0]);
+	CHECK(fr.enable_at_linger[0] == '0');
+}
+
+static double real_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * A relay that does not answer: Ctrl-C ends the wait at once (it was
+ * retried until the 10 s timeout, twice over).
+ */
+static void test_relay_silent_signal(void)
+{
+	double t0;
+
+	net_setup(1, tick_send, 13);
+	fr.version_mode = RELAY_SILENT;
+	t0 = real_s();
+	CHECK(record_net("") == TR_EXIT_SETUP);
+	CHECK(real_s() - t0 < 3);
+	relay_stop();
+	CHECK(err_has("version: interrupted by a signal"));
+}
+
+static void tick_one_batch(unsigned int n)
+{
+	if (n == 1)
+		produce(0, 3, 10);
+}
+
+/*
+ * A relay that stops answering while recording: the first SIGINT stops
+ * the recording (its end still goes to the relay), the second ends the
+ * wait for the relay at once (it was retried until the 10 s timeout).
+ */
+static void test_relay_silent_recording(void)
+{
+	double t0;
+
+	net_setup(1, tick_one_batch, 13);
+	fr.silent_index = 1;
+	t0 = real_s();
+	CHECK(record_net("-w 1") == TR_EXIT_OUTPUT);
+	CHECK(real_s() - t0 < 3);
+	relay_stop();
+	CHECK(err_has("sending packets: interrupted by a signal"));
+}
+
+/*
+ * A relay trickling its answer a byte at a time: the limit is on the
+ * whole exchange, not on each system call (it held the start for 8
+ * timeouts' worth).
+ */
+static void test_relay_trickle(void)
+{
+	double t0;
+
+	net_setup(1, tick_send, 13);
+	fr.version_mode = RELAY_TRICKLE;
+	setenv("TRING_RELAY_TIMEOUT", "1", 1);
+	t0 = real_s();
+	CHECK(record_net("") == TR_EXIT_SETUP);
+	CHECK(real_s() - t0 < 2);
+	unsetenv("TRING_RELAY_TIMEOUT");
+	relay_stop();
+	CHECK(err_has("version: no answer from the relay"));
+}
+
+/*
+ * The relay's host is resolved once, without NSS: numeric addresses,
+ * else the hosts file; control and data use the same address.
+ */
+static void test_relay_resolve(void)
+{
+	char hosts[600];
+	struct tr_relay n;
+
+	fake_setup(1, 4096, 8, false);
+	snprintf(hosts, sizeof(hosts), "%s/hosts", fk.root);
+	write_file(hosts, "# comment\n10.1.2.3 other\n"
+		   "192.0.2.7\tcollector.example collector # the relay\n"
+		   "2001:db8::7 collector\n");
+	CHECK(!tr_relay_parse_url(&n, "net://Collector:1"));
+	CHECK(!tr_relay_resolve(&n, hosts) && n.naddrs == 2);
+	CHECK(n.addrs[0].ss_family == AF_INET &&
+	      ((struct sockaddr_in *)&n.addrs[0])->sin_addr.s_addr ==
+	      inet_addr("192.0.2.7"));
+	CHECK(n.addrs[1].ss_family == AF_INET6);
+	CHECK(!tr_relay_parse_url(&n, "net6://collector"));
+	CHECK(!tr_relay_resolve(&n, hosts) && n.naddrs == 1 &&
+	      n.addrs[0].ss_family == AF_INET6);
+	CHECK(!tr_relay_parse_url(&n, "net://[fe80::1%1]:5"));
+	CHECK(!tr_relay_resolve(&n, hosts) && n.naddrs == 1 &&
+	      ((struct sockaddr_in6 *)&n.addrs[0])->sin6_scope_id == 1);
+	CHECK(!tr_relay_parse_url(&n, "net://nosuch.example"));
+	CHECK(tr_relay_resolve(&n, hosts) == -ENOENT);
+	CHECK(!tr_relay_parse_url(&n, "net://localhost"));
+	CHECK(!tr_relay_resolve(&n, "/nonexistent") && n.naddrs == 2);
+	CHECK(record("-o net://nosuch.invalid") == TR_EXIT_SETUP);
+	CHECK(err_has("cannot resolve nosuch.invalid: not an IP address, nor a name in /etc/hosts"));
+}
+
+/*
+ * Streaming, --rotate SIZE is each CPU stream's tracefile_size (the
+ * relay splits the files), --max-size its tracefile_count.
+ */
+static void test_relay_tracefile(void)
+{
+	net_setup(2, tick_send, 13);
+	CHECK(record_net("--rotate 1M --max-size 4M") == 0);
+	relay_stop();
+	CHECK(fr.nstreams == 3);
+	CHECK(fr.tracefile_size[0] == 0 && fr.tracefile_count[0] == 0);
+	CHECK(fr.tracefile_size[1] == 1 << 20 && fr.tracefile_count[1] == 4);
+	CHECK(fr.tracefile_size[2] == 1 << 20 && fr.tracefile_count[2] == 4);
+	CHECK(fr.events == 9 * 10 + 5 + 6 * 10);
+	CHECK(record("-o net://127.0.0.1 --rotate 60") == TR_EXIT_USAGE);
+}
+
 const struct test relay_tests[] = {
+	{ "relay_silent_recording", test_relay_silent_recording },
+	{ "relay_tracefile", test_relay_tracefile },
+	{ "relay_silent_signal", test_relay_silent_signal },
+	{ "relay_trickle", test_relay_trickle },
+	{ "relay_resolve", test_relay_resolve },
+	{ "relay_restore_first", test_relay_restore_first },
 	{ "relay_refuses_stream", test_relay_refuses_stream },
 	{ "relay_live", test_relay_live },
 	{ "relay_stream", test_relay_stream },

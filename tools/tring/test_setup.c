@@ -15,7 +15,7 @@ static void test_knobs(void)
 
 	fake_setup(2, 4096, 8, false);
 	fk.tick = tick_stop;
-	CHECK(record("-b 256 -s 8 --overwrite --clock local -w 3") == 0);
+	CHECK(record("-b 256K -s 8 --overwrite --clock local -w 3") == 0);
 	a = strstr(fk.events, "knob buffer_subbuf_size_kb=8\n");
 	b = strstr(fk.events, "knob buffer_size_kb=256\n");
 	c = strstr(fk.events, "knob overwrite=1\n");
@@ -31,6 +31,12 @@ static void test_knobs(void)
 	fk.events[0] = '\0';
 	CHECK(record("--force -b 256 -s 8 --overwrite --clock local") == 0);
 	CHECK(!strstr(fk.events, "knob"));
+
+	/* -b and -s with a suffix. */
+	fk.events[0] = '\0';
+	CHECK(record("--force -b 4M -s 1M") == 0);
+	CHECK(strstr(fk.events, "knob buffer_subbuf_size_kb=1024\n"));
+	CHECK(strstr(fk.events, "knob buffer_size_kb=4096\n"));
 
 	/* Clamped watermark: warned. */
 	CHECK(record("--force -w 100") == 0);
@@ -267,11 +273,36 @@ static void test_options(void)
 	CHECK(run("--bogus") == TR_EXIT_USAGE);
 	CHECK(run("-s 3") == TR_EXIT_USAGE);
 	CHECK(run("-b 0") == TR_EXIT_USAGE);
+	CHECK(run("-b 4X") == TR_EXIT_USAGE);
+	CHECK(run("-b 5G") == TR_EXIT_USAGE);
+	CHECK(run("-s 32M") == TR_EXIT_USAGE);
+	CHECK(tr_parse_size_kb("4M", 1, 4L << 20) == 4096);
+	CHECK(tr_parse_size_kb("4G", 1, 4L << 20) == 4L << 20);
+	CHECK(tr_parse_size_kb("64KiB", 1, 100) == 64);
+	CHECK(tr_parse_size_kb("2MB", 1, 4096) == 2048);
+	CHECK(tr_parse_size_kb("-1", 1, 100) == -1);
+	/* A bad URL is said as such, before debugfs is looked at. */
+	CHECK(run("--debugfs /nonexistent -o net://h:0") == TR_EXIT_USAGE);
+	CHECK(err_has("bad relay URL 'net://h:0'"));
+	CHECK(!err_has("debugfs"));
 	CHECK(run("--clock tsc") == TR_EXIT_USAGE);
 	CHECK(run("-w 0") == TR_EXIT_USAGE);
 	/* After the options, a COMMAND; with --list, one GLOB only. */
 	CHECK(run("--list a extra") == TR_EXIT_USAGE);
 	CHECK(err_has("unexpected argument 'a'"));
+	/*
+	 * A usage error exits 125 when the line names a COMMAND, as getopt
+	 * reads it, and 1 when not, whether "--" appears or not.
+	 */
+	CHECK(run("--bogus -- true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("--bogus true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("-d x true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("-qd x true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("--dur=x true") == TR_EXIT_COMMAND_FAILED);
+	CHECK(run("-o -- -d x") == TR_EXIT_USAGE);
+	CHECK(run("--output -- -d x") == TR_EXIT_USAGE);
+	CHECK(run("-e -- --filter -- -d x") == TR_EXIT_USAGE);
+	CHECK(run("-l a -- b") == TR_EXIT_USAGE);
 }
 
 /* Does @help list @key, as "  KEY " in the summary's keys? */
@@ -318,14 +349,51 @@ static void test_help_lists_summary(void)
 	if (f)
 		fclose(f);
 	CHECK(cpu_keys == 19 && total_keys == 15);
-	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup|command\n"));
+	CHECK(strstr(help, "stop=signal|duration|output_error|stream_error|hangup|command|max_size\n"));
 	CHECK(strstr(help, "drain=skipped|complete|timeout|aborted\n"));
 	CHECK(strstr(help, "statedump=skipped|done|unsupported|failed\n"));
 	CHECK(strstr(help, "per CPU only:\n\t\t  flush_pos "));
 	free(help);
 }
 
+/*
+ * The man page made by man.awk keeps each SYNOPSIS form on a line of
+ * its own (they were filled into one paragraph).
+ */
+static void test_man_synopsis(void)
+{
+	char help[400], man[400], cmd[1200], line[512];
+	bool in_syn = false, want_br = false;
+	unsigned int forms = 0;
+	FILE *f;
+
+	fake_setup(1, 4096, 8, false);
+	snprintf(help, sizeof(help), "%s/help.txt", fk.root);
+	snprintf(man, sizeof(man), "%s/tring-record.1", fk.root);
+	f = fopen(help, "w");
+	tr_usage(f);
+	fclose(f);
+	snprintf(cmd, sizeof(cmd), "awk -f %s/man.awk <%s >%s", TR_SRC_DIR,
+		 help, man);
+	CHECK(!system(cmd));
+	f = fopen(man, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		if (!strncmp(line, ".SH", 3))
+			in_syn = strstr(line, "SYNOPSIS") != NULL;
+		if (!in_syn || !strncmp(line, ".SH", 3))
+			continue;
+		if (want_br)
+			CHECK(!strcmp(line, ".br\n"));
+		want_br = !strncmp(line, "tring\\-record", 13);
+		forms += want_br;
+	}
+	if (f)
+		fclose(f);
+	CHECK(forms >= 5);
+}
+
 const struct test setup_tests[] = {
+	{ "man_synopsis", test_man_synopsis },
 	{ "knobs", test_knobs },
 	{ "knob_busy", test_knob_busy },
 	{ "nice", test_nice },

@@ -5,6 +5,9 @@
  */
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -172,7 +175,129 @@ static void test_track_errors(void)
 	CHECK(record(args) == TR_EXIT_COMMAND_FAILED);
 }
 
+static int stop_sig;
+
+/* Look at the tracking files, then stop with stop_sig. */
+static void tick_track_sig(unsigned int n)
+{
+	if (n != 1)
+		return;
+	strcpy(seen_pid, first_line(pid_path));
+	raise(stop_sig);
+}
+
+static void tick_hup_ignored(unsigned int n)
+{
+	if (n == 1)
+		raise(SIGHUP);
+	else if (n == 3)
+		tr_request_stop();
+}
+
+/*
+ * SIGHUP, SIGQUIT and SIGPIPE stop a recording as SIGINT does: the
+ * trace is saved and the tracking set put back (they used to kill it,
+ * leaving the set in force for the next run).
+ */
+static void test_track_stop_signals(void)
+{
+	static const int sigs[] = { SIGHUP, SIGQUIT, SIGPIPE };
+	char args[128];
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++) {
+		fake_tracking("", "0\n");
+		fk.tick = tick_track_sig;
+		stop_sig = sigs[i];
+		snprintf(args, sizeof(args), "-p %d", (int)getpid());
+		CHECK(record(args) == 0);
+		CHECK(atoi(seen_pid) == (int)getpid());
+		CHECK(sum_is("stop", "signal"));
+		CHECK(!strcmp(first_line(pid_path), ""));
+	}
+	/* Their handlers are gone after the run. */
+	CHECK(signal(SIGHUP, SIG_DFL) == SIG_DFL);
+	CHECK(signal(SIGXFSZ, SIG_DFL) == SIG_DFL);
+
+	/* Ignored when it started (nohup): SIGHUP stays ignored. */
+	fake_tracking("", "0\n");
+	signal(SIGHUP, SIG_IGN);
+	fk.tick = tick_hup_ignored;
+	CHECK(record("") == 0);
+	CHECK(fk.waits >= 3);
+	CHECK(signal(SIGHUP, SIG_DFL) == SIG_IGN);
+}
+
+static void tick_big(unsigned int n)
+{
+	if (n <= 4)
+		produce(0, 4, 10);
+	else if (n == 5)
+		tr_request_stop();
+}
+
+/*
+ * A stream file grown past RLIMIT_FSIZE: a failed write (exit status 3,
+ * the tracking put back), not a death by SIGXFSZ.
+ */
+static void test_track_file_size_limit(void)
+{
+	struct rlimit old, lim;
+	char args[128];
+	int ret;
+
+	fake_tracking("", "0\n");
+	fk.tick = tick_big;
+	snprintf(args, sizeof(args), "-w 1 -p %d", (int)getpid());
+	getrlimit(RLIMIT_FSIZE, &old);
+	lim = old;
+	lim.rlim_cur = 6 * 4096;
+	setrlimit(RLIMIT_FSIZE, &lim);
+	ret = record(args);
+	setrlimit(RLIMIT_FSIZE, &old);
+	CHECK(ret == TR_EXIT_OUTPUT);
+	CHECK(err_has("File too large"));
+	CHECK(out_size("kernel/stream_0") == 6 * 4096);
+	CHECK(!strcmp(first_line(pid_path), ""));
+}
+
+/*
+ * A second tring-record fails before it changes anything: the tracking
+ * set (and the knobs) a running one put in force stay as they are.
+ */
+static void test_track_second_run(void)
+{
+	char args[128];
+	int fd;
+
+	fake_tracking("1\n", "1\n");
+	fd = open(fk.tring, O_RDONLY | O_DIRECTORY);
+	CHECK(!flock(fd, LOCK_EX));
+	snprintf(args, sizeof(args), "-p %d -b 512", (int)getpid());
+	CHECK(record(args) == TR_EXIT_SETUP);
+	CHECK(err_has("in use by another tring-record"));
+	CHECK(!strstr(fk.events, "knob"));
+	CHECK(out_size("") == -1);
+	close(fd);
+	CHECK(!strcmp(first_line(pid_path), "1"));
+	/* A reader that takes no lock holds a stream: nothing is written. */
+	fk.events[0] = '\0';
+	ring(0)->busy = true;
+	CHECK(record(args) == TR_EXIT_SETUP);
+	CHECK(err_has("cpu0: the stream is already open (another reader): nothing was changed"));
+	CHECK(!strstr(fk.events, "knob"));
+	ring(0)->busy = false;
+
+	/* Released at exit: the next run gets it. */
+	fk.tick = tick_track;
+	CHECK(record(args) == 0);
+	CHECK(record("--force") == 0);
+}
+
 const struct test track_tests[] = {
+	{ "track_second_run", test_track_second_run },
+	{ "track_stop_signals", test_track_stop_signals },
+	{ "track_file_size_limit", test_track_file_size_limit },
 	{ "track_pid", test_track_pid },
 	{ "track_command", test_track_command },
 	{ "track_stop_first", test_track_stop_first },

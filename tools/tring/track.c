@@ -43,9 +43,8 @@ static void run_command(struct tr_rec *r, int go)
 	char c;
 	ssize_t n;
 
-	signal(SIGINT, SIG_DFL);
-	signal(SIGTERM, SIG_DFL);
-	signal(SIGCHLD, SIG_DFL);
+	/* An ignored SIGXFSZ would stay ignored across exec. */
+	tr_default_signals();
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	do {

@@ -149,7 +149,7 @@ relay_faults() {
 	fake_relay minor "protocol 2.3"
 	fake_relay silent "no answer from the relay"
 	fake_relay close "connection closed by the relay"
-	fake_relay refuse "creating the session"
+	fake_relay refuse "creating the session: the relay refused (status 1)"
 	# The relay killed mid-run: a message, exit 3, no hang; what reached
 	# it reads.
 	relay_up 5352 /tmp/relay-cut || { t "relay: a second lttng-relayd starts" false; return; }
