@@ -120,14 +120,18 @@ tring_tests() {
 # pselect6 (Python's select.select() with glibc), mmap. Every analysis
 # runs lttnganalyses' I/O state, which reads recvfrom's size and sendto's
 # len: a missing field stops it ("Cannot run analysis: 'size'"). The
-# workload names itself netwl (/proc/self/comm), then sleeps: the
-# analyses take a thread's name from sched_switch's next_comm.
+# workload names itself netwl (/proc/self/comm) and writes its tid to
+# /dev/shm/netwl.pid: lttng-cputop and lttng-syscallstats keep the name a
+# thread had when they first saw it (here the shell's, from which it was
+# forked), so they find it by name or by tid.
 ANALYSES_N=200
 analyses_workload() {
 	cat >/dev/shm/netwl.py <<'PY'
-import mmap, select, socket, sys, time
+import mmap, os, select, socket, sys, time
 with open('/proc/self/comm', 'w') as f:
     f.write('netwl')
+with open('/dev/shm/netwl.pid', 'w') as f:
+    f.write(str(os.getpid()))
 time.sleep(0.2)
 a, b = socket.socketpair(socket.AF_UNIX, socket.SOCK_DGRAM)
 for i in range(int(sys.argv[1])):
@@ -153,14 +157,14 @@ analysis() {
 
 # cputop_netwl TRACE: lttng-cputop names netwl.
 cputop_netwl() {
-	analysis cputop "$1" && grep -q ' netwl (' "$1.cputop"
+	analysis cputop "$1" && grep -qE " netwl \(| \($(cat /dev/shm/netwl.pid)\) " "$1.cputop"
 }
 
 # syscallstats_netwl TRACE: lttng-syscallstats' section of netwl lists
 # sendto, recvfrom and pselect6 ANALYSES_N times or more, and mmap.
 syscallstats_netwl() {
-	analysis syscallstats "$1" && awk -v n=$ANALYSES_N '
-		/^netwl \(/ { s = 1; next }
+	analysis syscallstats "$1" && awk -v n=$ANALYSES_N -v pid="$(cat /dev/shm/netwl.pid)" '
+		/^netwl \(/ || index($0, "TID: " pid ")") { s = 1; next }
 		/^-----/ { s = 0 }
 		s && $1 == "-" && $2 ~ /^(sendto|recvfrom|pselect6|mmap)$/ &&
 			$3 >= ($2 == "mmap" ? 1 : n) { f[$2] = 1 }
