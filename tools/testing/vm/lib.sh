@@ -63,7 +63,8 @@ guest_extra_ko() {
 # guest_boot IMAGE KDIR PLAN OUTDIR TIMEOUT_S [FILE...]: pack an
 # initramfs with the modules built for KDIR, PLAN and FILEs (for /tests),
 # boot IMAGE with it and check its logs for kernel splats.
-# TRING_VM_SMP, TRING_VM_MEM: vCPUs and memory (run-guest.sh).
+# TRING_VM_SMP, TRING_VM_MEM: vCPUs and memory (run-guest.sh);
+# TRING_VM_CMDLINE: more of the kernel command line.
 # Returns 0 when the guest finished cleanly; 1 when it did not finish
 # (OUTDIR/qemu.log says why, OUTDIR/console.log has the kernel's
 # output); 2 when it finished but the kernel reported a problem: the
@@ -75,7 +76,8 @@ guest_boot() {
 	TRING_VM_EXTRA_KO=$(guest_extra_ko "$kdir") \
 		"$VM/mkinitramfs.sh" "$out.cpio.gz" "$plan" "$(guest_moddir "$kdir")" "$@" ||
 		return 1
-	"$VM/run-guest.sh" "$image" "$out.cpio.gz" "$out" "$timeout_s" || return 1
+	"$VM/run-guest.sh" "$image" "$out.cpio.gz" "$out" "$timeout_s" \
+		"${TRING_VM_CMDLINE:-}" || return 1
 	SPLAT_SYSTEM_MAP=$kdir/System.map "$VM/splat.sh" "$out/console.log" \
 		"$out/results/dmesg.txt" >"$out/splats.txt" || return 2
 	return 0

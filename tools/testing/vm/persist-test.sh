@@ -181,14 +181,15 @@ run_step unload rmmod tring
 EOF
 }
 
-# damaged: one crash, then the region damaged each way before a load.
+# damaged: one crash, then the region damaged each way (DAMAGED_KINDS:
+# some of them) before a load.
 damaged() {
 	local kind d s off=$((${region%%:*})) expect
 
 	rm -f "$out/ram"
 	boot damage-before "$(plan_crash "echo c > /proc/sysrq-trigger")"
 	dd if="$out/ram" of="$out/region" bs=1M skip=$((off >> 20)) count=16 status=none
-	for kind in header version geometry metadata slots records; do
+	for kind in ${DAMAGED_KINDS:-header version geometry metadata slots records}; do
 		dd if="$out/region" of="$out/ram" bs=1M seek=$((off >> 20)) conv=notrunc status=none
 		/usr/bin/python3 "$top/tools/testing/vm/persist-corrupt.py" "$out/ram" "$off" "$kind" 1
 		boot "damaged-$kind" "$(plan_damaged)"

@@ -7,6 +7,7 @@
 #   tap_end                     the plan ("1..N"); fails if a test failed
 #   recording DIR PID           wait until the tring-record PID records
 #                               into DIR; fails if it exited first
+#   fuzz_share                  "K N": this run's fuzz cases, I % N == K
 
 tap_n=0
 tap_failed=0
@@ -36,4 +37,16 @@ recording() {
 		kill -0 "$2" 2>/dev/null || return 1
 		sleep 0.1
 	done
+}
+
+# fuzz_share: "K N", this run's share of generated fuzz cases: the cases
+# I with I % N == K. "tring_fuzz=K/N" on the kernel command line sets it
+# (make check splits the cases between its two debug kernels, so each
+# runs on one of them every time, and all of them on each Debian
+# kernel); "0 1", every case, without it.
+fuzz_share() {
+	local share
+
+	share=$(sed -n 's/.*tring_fuzz=\([0-9]*\)\/\([0-9]*\).*/\1 \2/p' /proc/cmdline)
+	echo "${share:-0 1}"
 }
