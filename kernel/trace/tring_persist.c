@@ -546,8 +546,9 @@ unlock_meta:
  * before the call: their records may follow, and a crash leaves them
  * readable.
  *
- * Context: process, none of the event tables' locks held (making the
- * text takes them); may sleep.
+ * Context: process, without tring_mod_events_lock, which making the
+ * text takes (the generic events' enable lock may be held: the text
+ * reads their list under RCU); may sleep.
  */
 void tring_persist_sync(void)
 {
@@ -615,7 +616,7 @@ void tring_persist_event(const struct tring_event_desc *ev)
  * (tring_gen_copy()). The metadata describing it is written before this
  * returns.
  *
- * Context: process, none of the event tables' locks held; may sleep.
+ * Context: process, as for tring_persist_sync(); may sleep.
  */
 void tring_persist_gen_event(const struct tring_gen_event *ev)
 {
