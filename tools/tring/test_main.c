@@ -19,6 +19,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
@@ -375,6 +376,27 @@ static const struct test *const suites[] = {
 	relay_tests,
 };
 
+/*
+ * The signals tring-record handles, as a shell started from a terminal
+ * leaves them: a test runner started with them ignored (nohup, or as a
+ * background job of a script, which ignores SIGINT and SIGQUIT) or
+ * blocked would otherwise test what tring-record does with an ignored
+ * signal (it keeps it ignored) instead of its handling.
+ */
+static void default_signals(void)
+{
+	static const int sigs[] = {
+		SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGPIPE, SIGXFSZ, SIGCHLD,
+	};
+	sigset_t none;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+}
+
 int main(int argc, char **argv)
 {
 	const struct test *t;
@@ -382,6 +404,7 @@ int main(int argc, char **argv)
 
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	unsetenv("TRING_DEBUGFS");
+	default_signals();
 	printf("TAP version 13\n");
 	for (i = 0; i < ARRAY_SIZE(suites); i++) {
 		for (t = suites[i]; t->name; t++) {
