@@ -47,7 +47,7 @@ static const char usage_head[] =
 "	read, so nothing recorded before the stop is lost; a packet still\n"
 "	incomplete after 2 seconds is given up with a warning. A second\n"
 "	signal aborts this drain; a third kills tring-record. A file grown\n"
-"	past the file size limit (SIGXFSZ) is a failed write. A signal\n"
+"	past the file size limit (SIGXFSZ) is a failed write. SIGHUP\n"
 "	ignored when tring-record starts (nohup) stays ignored.\n"
 "\n"
 "	Given a COMMAND (after --, or after the last option),\n"

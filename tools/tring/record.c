@@ -52,13 +52,15 @@ void tr_stop_sigset(sigset_t *set)
 }
 
 /*
- * Their dispositions when tring-record started: one ignored then (nohup)
- * stays ignored, and COMMAND gets them back as they were.
+ * Their dispositions when tring-record started, which COMMAND gets back.
+ * SIGHUP ignored then (nohup) stays ignored. The others are always
+ * handled: a script's background job starts with SIGINT and SIGQUIT
+ * ignored, and a script stops its background tring-record with SIGINT.
  */
 static struct sigaction saved_stop[ARRAY_SIZE(stop_signals)], saved_xfsz;
 static bool stop_saved;
 
-/* Set @handler for the stop signals not ignored when we started. */
+/* Set @handler for the stop signals (SIGHUP: unless ignored when we started). */
 static void set_stop_handlers(void (*handler)(int))
 {
 	struct sigaction sa;
@@ -69,7 +71,8 @@ static void set_stop_handlers(void (*handler)(int))
 	sigemptyset(&sa.sa_mask);
 	/* No SA_RESTART: the signal must end ppoll() at once. */
 	for (i = 0; i < ARRAY_SIZE(stop_signals); i++)
-		if (saved_stop[i].sa_handler != SIG_IGN)
+		if (stop_signals[i] != SIGHUP ||
+		    saved_stop[i].sa_handler != SIG_IGN)
 			sigaction(stop_signals[i], &sa, NULL);
 }
 

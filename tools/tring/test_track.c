@@ -197,7 +197,8 @@ static void tick_hup_ignored(unsigned int n)
 /*
  * SIGHUP, SIGQUIT and SIGPIPE stop a recording as SIGINT does: the
  * trace is saved and the tracking set put back (they used to kill it,
- * leaving the set in force for the next run).
+ * leaving the set in force for the next run). SIGHUP ignored at start
+ * (nohup) stays ignored; SIGINT ignored at start is handled.
  */
 static void test_track_stop_signals(void)
 {
@@ -226,6 +227,21 @@ static void test_track_stop_signals(void)
 	CHECK(record("") == 0);
 	CHECK(fk.waits >= 3);
 	CHECK(signal(SIGHUP, SIG_DFL) == SIG_IGN);
+
+	/*
+	 * A script's background job starts with SIGINT ignored, and the
+	 * script stops it with SIGINT: it stops the recording all the same
+	 * (kept ignored, every guest test that stopped one hung).
+	 */
+	fake_tracking("", "0\n");
+	signal(SIGINT, SIG_IGN);
+	fk.tick = tick_track_sig;
+	stop_sig = SIGINT;
+	snprintf(args, sizeof(args), "-p %d", (int)getpid());
+	CHECK(record(args) == 0);
+	CHECK(sum_is("stop", "signal"));
+	CHECK(!strcmp(first_line(pid_path), ""));
+	CHECK(signal(SIGINT, SIG_DFL) == SIG_IGN);
 }
 
 static void tick_big(unsigned int n)
