@@ -60,7 +60,10 @@ int tr_check_environment(struct tr_rec *r)
 	return 0;
 }
 
-/* flock() @dir, or say that another tring-record has it. */
+/*
+ * flock() @dir (where the kernel has file locks), or say that another
+ * tring-record has it.
+ */
 static int lock_dir(const char *dir, int *fd)
 {
 	*fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
@@ -70,6 +73,16 @@ static int lock_dir(const char *dir, int *fd)
 	}
 	if (!flock(*fd, LOCK_EX | LOCK_NB))
 		return 0;
+	/*
+	 * A kernel without file locking (CONFIG_FILE_LOCKING off, as in
+	 * tinyconfig): no lock to take; the streams' own check of another
+	 * reader still holds.
+	 */
+	if (errno == ENOSYS) {
+		close(*fd);
+		*fd = -1;
+		return 0;
+	}
 	if (errno == EWOULDBLOCK)
 		tr_err("%s is in use by another tring-record: nothing was changed",
 		       dir);
