@@ -836,7 +836,7 @@ static void load_run(struct __test_metadata *_metadata, struct tally *t,
  * allocations they add (the last of a load: tring_generic_init()). Then
  * no leak, the last load unloaded.
  */
-TEST_F_TIMEOUT(faults, module_load, 900)
+TEST_F_TIMEOUT(faults, module_load, 1800)
 {
 	struct tally t = { 0 };
 	unsigned int n, seed, i;
