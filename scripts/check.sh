@@ -187,6 +187,22 @@ kernels_wanted() {
 	done
 }
 KWANTED=$(kernels_wanted)
+# kernel_state NAME: "cached" if kernel NAME was built before this run,
+# else the seconds its build took, from the background job's start.
+KSTART=$(date +%s)
+KCACHED=
+for k in $KWANTED; do
+	[ -f "$("$VM/build-debug-kernel.sh" --path "$VM/${k%-6.1}.config")/.tring-done" ] &&
+		KCACHED="$KCACHED $k"
+done
+kernel_state() {
+	local f
+
+	case " $KCACHED " in *" $1 "*) echo cached && return ;; esac
+	f=$("$VM/build-debug-kernel.sh" --path "$VM/${1%-6.1}.config")/.tring-done
+	[ -f "$f" ] && echo "built, ready after $(($(stat -c %Y "$f") - KSTART)) s" ||
+		echo "not built"
+}
 if [ -n "$KWANTED" ]; then
 	# One after the other: the two share the unpacked source.
 	(
@@ -389,7 +405,8 @@ part_race() {
 # The same plan on the KCSAN/lockdep kernel, then on 4 vCPUs. The 4-vCPU
 # run takes longer: a hung one fails after twice as long. The filter
 # fuzzers' generated cases are split between the two debug kernels
-# (tring_fuzz=K/N: each runs every other case, so each case runs under
+# (tring_fuzz=K/N: each runs every other pair of a whole and a broken
+# case, so each case runs under
 # KCSAN or KASAN every run, and under both Debian kernels).
 part_debug() {
 	echo "$KWANTED" | grep -qw debug-6.1 && wait_kernel debug-6.1 || return 0
@@ -524,6 +541,12 @@ S=$(count skipped "$TAP"/*.tap)
 # The failures again, and each part's time, where a log's tail shows them.
 awk 'FNR == 1 { s = FILENAME; sub(/.*\//, "", s); sub(/\.tap$/, "", s) }
 	/^not ok / { print "failed: " s ": " $0 }' "$TAP"/*.tap | head -n 20
+# The first lines of each guest's splats.
+for f in "$OUT"/guest-*/splats.txt; do
+	[ -s "$f" ] || continue
+	d=${f%/splats.txt}
+	head -n 6 "$f" | sed "s|^|splat: ${d##*/guest-}: |"
+done
 mark end
 # seconds LABEL FILE: each part's seconds, from the marks of one lane.
 seconds() {
@@ -531,6 +554,9 @@ seconds() {
 		END { if (NR > 1) print "" }' "$2"
 }
 seconds "(before the lanes)" "$OUT/marks-main"
+for k in $KWANTED; do
+	echo "kernel $k: $(kernel_state "$k")"
+done
 for l in a b; do
 	[ -f "$OUT/marks-$l" ] && seconds "(lane $l)" "$OUT/marks-$l"
 done

@@ -7,12 +7,19 @@
 #   tap_end                     the plan ("1..N"); fails if a test failed
 #   recording DIR PID           wait until the tring-record PID records
 #                               into DIR; fails if it exited first
-#   fuzz_share                  "K N": this run's fuzz cases, I % N == K
+#   fuzz_share                  "K N": this run's fuzz cases, the
+#                               pairs int(I / 2) % N == K
+# Each result is followed by a diagnostic line, "# N s", the seconds since
+# the one before (where make check's time goes).
 
 tap_n=0
 tap_failed=0
+tap_t=$(date +%s)
 
 tap_ok() {
+	local now
+
+	now=$(date +%s)
 	tap_n=$((tap_n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $tap_n $2"
@@ -20,6 +27,8 @@ tap_ok() {
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_n $2"
 	fi
+	echo "# $((now - tap_t)) s"
+	tap_t=$now
 }
 
 tap_end() {
@@ -40,7 +49,7 @@ recording() {
 }
 
 # fuzz_share: "K N", this run's share of generated fuzz cases: the cases
-# I with I % N == K. "tring_fuzz=K/N" on the kernel command line sets it
+# I with int(I / 2) % N == K (pairs of a whole and a broken one). "tring_fuzz=K/N" on the kernel command line sets it
 # (make check splits the cases between its two debug kernels, so each
 # runs on one of them every time, and all of them on each Debian
 # kernel); "0 1", every case, without it.

@@ -28,15 +28,18 @@
 /* At most this many failing runs of one operation (spread evenly). */
 #define MAX_RUNS	120
 /* Loading is slow under emulation (KASAN): fewer runs. */
-#define MAX_LOAD_RUNS	40
+#define MAX_LOAD_RUNS	24
 /*
  * The last allocations of a load are those of tring_events_init(), which
- * creates the events/ directories and files last: every second one of the
- * last LOAD_TAIL fails once, the odd or the even ones as the run's seed
- * says, so successive runs of make check fail each of them (a directory's
- * failure once led to dget()/dput() on an ERR_PTR).
+ * creates the events/ directories and files last: every fourth one of the
+ * last LOAD_TAIL fails once, which four as the run's seed says, so
+ * successive runs of make check fail each of them (a directory's failure
+ * once led to dget()/dput() on an ERR_PTR).
  */
 #define LOAD_TAIL	160
+#define LOAD_TAIL_STEP	4
+/* Loads with an allocation failing at random. */
+#define RANDOM_LOAD_RUNS	8
 /* Loads with generic events: slower still (a debugfs directory each). */
 #define GENERIC_LOAD_RUNS	5
 
@@ -794,8 +797,8 @@ static int load(void *arg)
 
 /*
  * One load of tring.ko with allocation @n failing: the load fails with
- * -ENOMEM and leaves nothing (no module, no debugfs files), or it
- * succeeds and works; either way the next clean load works.
+ * -ENOMEM and leaves nothing (no module, no debugfs files; a clean load
+ * then works), or it succeeds and that module records.
  */
 static void load_run(struct __test_metadata *_metadata, struct tally *t,
 		     unsigned int n)
@@ -813,13 +816,14 @@ static void load_run(struct __test_metadata *_metadata, struct tally *t,
 		}
 		EXPECT_FALSE(exists("/sys/module/tring"));
 		EXPECT_FALSE(exists(TRING_DIR));
+		/* Nothing left behind: a clean load works. */
+		ASSERT_EQ(0, mod_load_fd(load_fd)) {
+			TH_LOG("a clean load after allocation %u failed", n);
+		}
 	} else {
+		/* The load that absorbed the failure is the one tested. */
 		t->absorbed += left == 0;
 		EXPECT_TRUE(exists(TRING_DIR "/per_cpu/cpu0/stream"));
-		ASSERT_EQ(0, tu_mod_unload("tring"));
-	}
-	ASSERT_EQ(0, mod_load_fd(load_fd)) {
-		TH_LOG("a clean load after allocation %u failed", n);
 	}
 	ASSERT_EQ(0, tu_mod_load("tring_test"));
 	ASSERT_TRUE(buffer_records(8));
@@ -829,7 +833,8 @@ static void load_run(struct __test_metadata *_metadata, struct tally *t,
 
 /*
  * Loading tring.ko with allocations failing: every 1/MAX_LOAD_RUNS-th of
- * them, every second of the last LOAD_TAIL, then 20 more at random
+ * them, every LOAD_TAIL_STEP-th of the last LOAD_TAIL, then
+ * RANDOM_LOAD_RUNS more at random
  * (TRING_FAULTS_SEED repeats a run's positions: its seed is in the log),
  * so that successive runs of make check reach other ones; all without
  * generic events. Then with them: GENERIC_LOAD_RUNS spread over the
@@ -856,9 +861,9 @@ TEST_F_TIMEOUT(faults, module_load, 1800)
 	for (n = 1; n <= t.allocs; n += stride(t.allocs, MAX_LOAD_RUNS))
 		load_run(_metadata, &t, n);
 	tail = t.allocs > LOAD_TAIL ? t.allocs - LOAD_TAIL + 1 : 1;
-	for (n = tail + (seed & 1); n <= t.allocs; n += 2)
+	for (n = tail + seed % LOAD_TAIL_STEP; n <= t.allocs; n += LOAD_TAIL_STEP)
 		load_run(_metadata, &t, n);
-	for (i = 0; i < 20; i++)
+	for (i = 0; i < RANDOM_LOAD_RUNS; i++)
 		load_run(_metadata, &t, 1 + rand() % t.allocs);
 	/* With generic events: their allocations follow the others. */
 	load_params = "";

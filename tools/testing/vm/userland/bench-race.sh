@@ -11,7 +11,9 @@
 # library against tring's, and tring's writers with and without a reader.
 #
 # /results/env (written by scripts/bench.sh) sets MODDIR, TOOLS,
-# BENCHTOOLS (host paths, visible here through the 9p root), ROUNDS, RATE_ROUNDS,
+# BENCHTOOLS (host paths, visible here through the 9p root), ROUNDS,
+# WARMUP (1, the default: the race's round 0 warms up; 0: none, for the
+# smoke run, whose figures nobody reads), RATE_ROUNDS,
 # BUFKB, SUBBUFKB, the workloads' sizes (SYSCALLS, PINGPONG, HB_GROUPS,
 # HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
 # (1, the default: read every trace back, every round, and count the
@@ -52,6 +54,7 @@ R=/results
 # shellcheck disable=SC1091
 . $R/env
 ROUNDS=${ROUNDS:-3}
+WARMUP=${WARMUP:-1}
 # The rate part: two rounds (of every tracer at every rate) keep make
 # bench within its time; a rate counts as lossless only if both are.
 RATE_ROUNDS=${RATE_ROUNDS:-$((ROUNDS < 2 ? ROUNDS : 2))}
@@ -585,7 +588,7 @@ one() {
 
 # Round 0 warms up (the first run of each tracer pays for cold
 # translations under emulation) and is left out of every figure.
-for r in $(section race && seq 0 "$ROUNDS"); do
+for r in $(section race && seq $((WARMUP ? 0 : 1)) "$ROUNDS"); do
 	HALVES=$((2 + r % 3))
 	for w in $WORKLOADS; do
 		for t in $(rotated "$r"); do

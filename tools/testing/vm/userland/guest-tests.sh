@@ -48,16 +48,22 @@ W=/dev/shm/workload.sh
 : >$R/tap
 
 # t DESCRIPTION CMD...: one test
+# t DESCRIPTION COMMAND...: a TAP line for COMMAND's status; the log
+# (not the TAP file) gets the seconds since the last one, "# N s".
+T_LAST=$(date +%s)
 t() {
-	local d=$1
+	local d=$1 rc=0
 	shift
 	echo "+ $*"
-	if "$@"; then
+	"$@" || rc=1
+	if [ $rc = 0 ]; then
 		echo "ok - $d" | tee -a $R/tap
 	else
 		echo "not ok - $d" | tee -a $R/tap
-		return 1
 	fi
+	echo "# $(($(date +%s) - T_LAST)) s"
+	T_LAST=$(date +%s)
+	return $rc
 }
 skip() { echo "ok - $1 # SKIP $2" | tee -a $R/tap; }
 note() { echo "# $*" | tee -a $R/tap; }

@@ -30,7 +30,7 @@ ok() {
 }
 
 mkdir -p "$out"
-TRING_BENCH_KERNELS=6.1 ROUNDS=1 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 EXACT=1 RATES=20000 RATE_MS=200 \
+TRING_BENCH_KERNELS=6.1 ROUNDS=1 WARMUP=0 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 EXACT=1 RATES=20000 RATE_MS=200 \
 	SECTIONS="race lat gen rate sel hb alone" \
 	RACE_TIMEOUT=900 "$top/scripts/bench-race.sh" "$out" "$out/race.json" >"$out/race.txt" 2>"$out/race.err"
 ok $? "bench-race.sh runs ($out/race.txt)"

@@ -181,8 +181,8 @@ relay_faults() {
 # RELAY_HOST=PORT in /results/env: the host runs lttng-relayd for every
 # guest, reached at 10.0.2.100:PORT (control), PORT+1 (data), PORT+2
 # (live). Stream live until the host's relay lists this guest's session
-# and PEERS other hosts' at the same time (180 s budget), then 20 s more
-# for the others to see this one too, then stop.
+# and PEERS other hosts' at the same time (180 s budget), then until the
+# host has seen them all at once (60 s budget), then stop.
 relay_host() {
 	local p=$RELAY_HOST rec i listed=0 end
 	"$here/guest-net.sh" || { t "relay: the guest's network comes up" false; return; }
@@ -201,8 +201,13 @@ relay_host() {
 	babeltrace2 -i lttng-live "net://10.0.2.100:$((p + 2))" 2>&1 | sed 's/^/# host relay: /'
 	t "relay: the host's relay lists this guest's session and ${PEERS:-0} other at once ($listed)" \
 		test "$listed" -gt "${PEERS:-0}"
-	# Long enough for the other guest, slower to list, to see this one.
-	sleep 20
+	# Until the host has listed every guest's session at once (it writes
+	# /results/all-listed then), so the others see this one too; 60 s
+	# at most.
+	for i in $(seq 600); do
+		[ -s /results/all-listed ] && break
+		sleep 0.1
+	done
 	kill -INT $rec
 	t "relay: streaming to the host's relay ends cleanly (exit 0)" wait $rec
 	sed 's/^/# /' /tmp/fleet.err | head -n 5

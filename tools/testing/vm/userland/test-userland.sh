@@ -172,13 +172,17 @@ guest_report() {
 }
 # What the host's babeltrace2 lists live, every 2 s while guests run;
 # the first time it lists every guest's session at once goes to
-# $out/all-listed.
+# $out/all-listed, and into each guest's /results (the guests wait for
+# it before they stop streaming).
 watch_sessions() {
-	local want=$1
+	local want=$1 g
 	while :; do
 		babeltrace2 -i lttng-live "net://127.0.0.1:$((HP + 2))" >"$out/listing" 2>&1
 		if [ "$(grep -c '/fleet ' "$out/listing")" -ge "$want" ] && [ ! -s "$out/all-listed" ]; then
 			cp "$out/listing" "$out/all-listed"
+			for g in "${names[@]}"; do
+				cp "$out/listing" "$out/guest-$g/results/all-listed"
+			done
 		fi
 		sleep 2
 	done
