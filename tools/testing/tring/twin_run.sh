@@ -13,7 +13,7 @@
 
 O=$1
 shift
-PROGS="twin_unit twin_stress twin_filter twin_persist"
+PROGS="twin_unit twin_stress twin_filter twin_persist twin_probe"
 LOGS=$O/logs
 mkdir -p "$LOGS"
 
