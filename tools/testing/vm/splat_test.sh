@@ -133,6 +133,29 @@ passes "the same report, its reader's stack named mark_lock by the unwinder, pas
 pidrace "alloc_pid / free_pid"
 fails "a KCSAN report of alloc_pid with another function fails"
 
+# readerpage TITLE: a KCSAN report titled TITLE, on ftrace's reader page
+readerpage() {
+	{
+		echo '=================================================================='
+		echo "BUG: KCSAN: data-race in $1"
+		echo ''
+		echo 'write to 0xffff888000146748 of 8 bytes by task 838 on cpu 1:'
+		echo ' rb_get_reader_page+0x457/0x5a9'
+		echo ''
+		echo 'read to 0xffff888000146748 of 8 bytes by task 3028 on cpu 0:'
+		echo ' rb_wakeups+0x60/0x1a0'
+		echo ''
+		echo 'value changed: 0xffff888000f862c0 -> 0xffff888000c21a40'
+		echo '=================================================================='
+	} >"$log"
+}
+readerpage "rb_wakeups / rb_get_reader_page"
+passes "KCSAN's rb_wakeups / rb_get_reader_page report (ftrace's reader page) passes"
+readerpage "mark_lock / rb_get_reader_page"
+passes "the same report, its reading side named mark_lock by the unwinder, passes"
+readerpage "rb_get_reader_page / tring_reserve_slow_v2"
+fails "a KCSAN report of rb_get_reader_page with a tring function fails"
+
 # definefields CODE: the trace events core's WARNING in
 # event_define_fields(), then its "error code is CODE"
 definefields() {

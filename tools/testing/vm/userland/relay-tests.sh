@@ -46,10 +46,10 @@ relay_same() {
 	local loc=/tmp/rl-local net n
 	local rec="tring-record -q --no-statedump -e sys_* -e exit_syscall"
 	t "relay: local recording of dd (-- COMMAND)" \
-		timeout 120 $rec -o $loc -- dd if=/dev/zero of=/dev/null bs=1 count=3000 status=none || return
+		timeout 120 $rec -o $loc -- dd if=/dev/zero of=/dev/null bs=1 count=1000 status=none || return
 	t "relay: the same recording streamed to lttng-relayd (-o net://127.0.0.1)" \
 		timeout 120 $rec -o net://127.0.0.1 --session same \
-		-- dd if=/dev/zero of=/dev/null bs=1 count=3000 status=none || return
+		-- dd if=/dev/zero of=/dev/null bs=1 count=1000 status=none || return
 	net=$(relay_trace $RL same)
 	t "relay: the relay filed it as HOST/same-DATE/kernel ($net)" test -n "$net" || return
 	bt_read $loc && bt_read "$net" || { t "relay: babeltrace2 reads both" false; return; }
@@ -57,8 +57,8 @@ relay_same() {
 	event_counts "$net.txt" >/tmp/rl-net.counts
 	n=$(bt_events "$net")
 	note "relay: streamed $n events; by type: $(tr -s ' \n' ' ' </tmp/rl-net.counts)"
-	t "relay: the relay's trace holds dd's 6000 reads and writes ($n events)" \
-		test "$n" -gt 6000
+	t "relay: the relay's trace holds dd's 2000 reads and writes ($n events)" \
+		test "$n" -gt 2000
 	t "relay: event for event (types and counts) as the local recording" \
 		diff /tmp/rl-local.counts /tmp/rl-net.counts
 	cp -r "$net" $R/relay-same 2>/dev/null
@@ -162,9 +162,11 @@ relay_faults() {
 			[ -e "$(relay_trace /tmp/relay-cut cut)/stream_1" ] && break
 		sleep 0.1
 	done
-	$W
+	# Small storms (each a full workload): enough to stream before and to
+	# write after the kill, and what reached the relay reads quickly.
+	STORM=2000 $W
 	kill -9 "$(relay_pid 5352)"
-	STORM=5000 $W
+	STORM=2000 $W
 	sleep 1
 	kill -INT $rec 2>/dev/null
 	timeout 30 tail --pid=$rec -f /dev/null
