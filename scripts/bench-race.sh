@@ -212,7 +212,11 @@ for series in $kernels; do
 	grep '^race - - ' "$f" | sed 's/^race - - \([^ ]*\) unsupported /\1: not run: /' || true
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
-	echo "$rounds interleaved rounds after a warm-up round (left out), each round's tracer order rotated."
+	if grep -q '^race 0 ' "$f"; then
+		echo "$rounds interleaved rounds after a warm-up round (left out), each round's tracer order rotated."
+	else
+		echo "$rounds interleaved rounds, no warm-up round (WARMUP=0), each round's tracer order rotated."
+	fi
 	echo "ns/ev: the tracer's cost per event of the workload, (time traced - the same round's untraced time) /"
 	echo "the workload's events, one count for every tracer of a round: the smallest among the round's lossless"
 	echo "traces (trace-cmd and perf also record their own readers' system calls: their 'events' are larger)."
