@@ -79,13 +79,27 @@ bool tap_check(bool ok, const char *file, int line, const char *fmt, ...)
 	return false;
 }
 
+/*
+ * A result line. Bytes of @name outside printable ASCII (a test's input
+ * line, say) are written as \xNN: a TAP reader in a UTF-8 locale (bash's
+ * =~ in make check) matches no line with an invalid sequence, nor should
+ * a control character reach a terminal.
+ */
 void tap_result(const char *name)
 {
+	const unsigned char *p;
+
 	tap_count++;
 	if (tap_case_failed)
 		tap_failed++;
-	printf("%s %d - %s\n", tap_case_failed ? "not ok" : "ok", tap_count,
-	       name);
+	printf("%s %d - ", tap_case_failed ? "not ok" : "ok", tap_count);
+	for (p = (const unsigned char *)name; *p; p++) {
+		if (*p >= 0x20 && *p < 0x7f)
+			putchar(*p);
+		else
+			printf("\\x%02x", *p);
+	}
+	putchar('\n');
 	tap_case_failed = 0;
 }
 
