@@ -94,6 +94,20 @@ drop_latch_reports() {
 	END { if (inrep) for (i = 1; i <= nl; i++) print line[i] }'
 }
 
+# drop_kcsan_titled ERE: drop the KCSAN reports, whole (to their closing
+# "====" line), whose title is "BUG: KCSAN: data-race in " and a match of
+# ERE (alternatives of "a / b" pairs).
+drop_kcsan_titled() {
+	awk -v titles="$1" '
+	$0 ~ ("BUG: KCSAN: data-race in (" titles ")$") { skip = 1 }
+	skip {
+		if ($0 ~ /^=+$/)
+			skip = 0
+		next
+	}
+	{ print }'
+}
+
 # Not a splat of ours: KCSAN's "data-race in alloc_pid / copy_process".
 # alloc_pid() counts a new pid in its namespace's pid_allocated under
 # pidmap_lock (kernel/pid.c); copy_process() tests that word's
@@ -108,16 +122,7 @@ drop_latch_reports() {
 # frame of its stack the same mark_lock+0x86, lockdep's, while the write
 # is alloc_pid()'s): "data-race in alloc_pid / mark_lock", the same race.
 drop_pid_allocated_reports() {
-	awk '
-	/BUG: KCSAN: data-race in (alloc_pid \/ copy_process|copy_process \/ alloc_pid|alloc_pid \/ mark_lock|mark_lock \/ alloc_pid)$/ {
-		skip = 1
-	}
-	skip {
-		if ($0 ~ /^=+$/)
-			skip = 0
-		next
-	}
-	{ print }'
+	drop_kcsan_titled 'alloc_pid / copy_process|copy_process / alloc_pid|alloc_pid / mark_lock|mark_lock / alloc_pid'
 }
 
 # Not a splat of ours: KCSAN's "data-race in rb_wakeups /
@@ -133,16 +138,7 @@ drop_pid_allocated_reports() {
 # (every frame the same mark_lock+0x86, as for alloc_pid above). Those
 # reports, whole, go.
 drop_reader_page_reports() {
-	awk '
-	/BUG: KCSAN: data-race in ((rb_wakeups|mark_lock) \/ rb_get_reader_page|rb_get_reader_page \/ (rb_wakeups|mark_lock))$/ {
-		skip = 1
-	}
-	skip {
-		if ($0 ~ /^=+$/)
-			skip = 0
-		next
-	}
-	{ print }'
+	drop_kcsan_titled '(rb_wakeups|mark_lock) / rb_get_reader_page|rb_get_reader_page / (rb_wakeups|mark_lock)'
 }
 
 # With SPLAT_ALLOW_ALLOC_FAILURES=1, drop the stack dumps (from "Call
