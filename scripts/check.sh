@@ -188,7 +188,8 @@ kernels_wanted() {
 }
 KWANTED=$(kernels_wanted)
 # kernel_state NAME: "cached" if kernel NAME was built before this run,
-# else the seconds its build took, from the background job's start.
+# else when this run's build made it ready (seconds after its start), or
+# "not built".
 KSTART=$(date +%s)
 KCACHED=
 for k in $KWANTED; do
@@ -406,8 +407,8 @@ part_race() {
 # run takes longer: a hung one fails after twice as long. The filter
 # fuzzers' generated cases are split between the two debug kernels
 # (tring_fuzz=K/N: each runs every other pair of a whole and a broken
-# case, so each case runs under
-# KCSAN or KASAN every run, and under both Debian kernels).
+# case, so each case runs under KCSAN or KASAN every run, and under both
+# Debian kernels).
 part_debug() {
 	echo "$KWANTED" | grep -qw debug-6.1 && wait_kernel debug-6.1 || return 0
 	want debug-6.1 && TRING_VM_CMDLINE=tring_fuzz=0/2 \

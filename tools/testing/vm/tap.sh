@@ -9,17 +9,11 @@
 #                               into DIR; fails if it exited first
 #   fuzz_share                  "K N": this run's fuzz cases, the
 #                               pairs int(I / 2) % N == K
-# Each result is followed by a diagnostic line, "# N s", the seconds since
-# the one before (where make check's time goes).
 
 tap_n=0
 tap_failed=0
-tap_t=$(date +%s)
 
 tap_ok() {
-	local now
-
-	now=$(date +%s)
 	tap_n=$((tap_n + 1))
 	if [ "$1" = 0 ]; then
 		echo "ok $tap_n $2"
@@ -27,8 +21,6 @@ tap_ok() {
 		tap_failed=$((tap_failed + 1))
 		echo "not ok $tap_n $2"
 	fi
-	echo "# $((now - tap_t)) s"
-	tap_t=$now
 }
 
 tap_end() {

@@ -47,12 +47,11 @@ T=/sys/kernel/debug/tring
 W=/dev/shm/workload.sh
 : >$R/tap
 
-# t DESCRIPTION CMD...: one test
 # t DESCRIPTION COMMAND...: a TAP line for COMMAND's status; the log
 # (not the TAP file) gets the seconds since the last one, "# N s".
 T_LAST=$(date +%s)
 t() {
-	local d=$1 rc=0
+	local d=$1 rc=0 now
 	shift
 	echo "+ $*"
 	"$@" || rc=1
@@ -61,8 +60,9 @@ t() {
 	else
 		echo "not ok - $d" | tee -a $R/tap
 	fi
-	echo "# $(($(date +%s) - T_LAST)) s"
-	T_LAST=$(date +%s)
+	now=$(date +%s)
+	echo "# $((now - T_LAST)) s"
+	T_LAST=$now
 	return $rc
 }
 skip() { echo "ok - $1 # SKIP $2" | tee -a $R/tap; }
