@@ -48,6 +48,10 @@ rm -rf "$out"
 mkdir -p "$out"
 accel=tcg
 [ "$series" = 6.12 ] && accel=tcg,thread=single
+# Each guest's budget: a boot here takes 10 to 60 s (KASAN, beside
+# another lane's debug guest); a hung one fails after this long.
+budget=240
+[ "$series" = kasan-6.1 ] && budget=480
 
 # plan_crash HOW: load with persist=$region, markers and a workload, the
 # last marker, then HOW ("echo c > /proc/sysrq-trigger" or "reboot -f").
@@ -122,7 +126,7 @@ boot() {
 		"$top/build/selftests/tring_flush_frozen" >/dev/null || return 1
 	TRING_VM_ACCEL=$accel TRING_VM_MEMFILE=$out/ram \
 		"$top/tools/testing/vm/run-guest.sh" "$image" "$out/$1.cpio.gz" \
-		"$out/$1" 600 "$cmdline" || [ "${1%-before}" != "$1" ]
+		"$out/$1" "$budget" "$cmdline" || [ "${1%-before}" != "$1" ]
 	# The crash asked for is a splat; any other is not.
 	case $2 in *sysrq-trigger*) return 0 ;; esac
 	SPLAT_SYSTEM_MAP=$kdir/System.map "$top/tools/testing/vm/splat.sh" \
