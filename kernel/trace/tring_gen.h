@@ -72,6 +72,25 @@ struct tring_gen_group {
 	char name[];
 };
 
+struct tring_gen_event;
+
+/**
+ * struct tring_gen_ops - how an event that is not the kernel's is recorded
+ * @on: start recording it. Process context, tring_gen_enable_lock held;
+ *	@ev->on is set before, and cleared again if this fails.
+ * @off: stop recording it; the same context. A handler that began may
+ *	still finish its record (under its own preempt-disabled section).
+ * @show: its definition, for its format file.
+ *
+ * A dynamic probe's event (tring_probe_event.c) has these; the kernel's
+ * trace events (perf, tring_gen_perf.c) have none.
+ */
+struct tring_gen_ops {
+	int (*on)(struct tring_gen_event *ev);
+	void (*off)(struct tring_gen_event *ev);
+	void (*show)(struct seq_file *m, const struct tring_gen_event *ev);
+};
+
 /**
  * struct tring_gen_event - one trace event of the kernel's, as tring has it
  * @node: in tring_gen_list. Added and removed under tring_gen_lock, read
@@ -107,6 +126,9 @@ struct tring_gen_group {
  * @fslot: its filter file's slot (tring_filter_file.h), whose lock is
  *	tring_gen_enable_lock; the overflow handler reads the filter in
  *	force with tring_filter_get().
+ * @ops: NULL for the kernel's events (perf); how a dynamic probe's event
+ *	is recorded. Set before the event is listed, never changed.
+ * @priv: @ops' own (the probe); set before listing, never changed.
  *
  * The overflow handler reads @id and the field table, which do not
  * change while the event lives, and @fslot's filter.
@@ -133,6 +155,8 @@ struct tring_gen_event {
 	struct perf_event **pe;
 	unsigned int nr_pe;
 	struct tring_filter_slot fslot;
+	const struct tring_gen_ops *ops;
+	void *priv;
 };
 
 extern struct list_head tring_gen_list;
@@ -141,6 +165,9 @@ extern struct mutex tring_gen_enable_lock;
 
 /* tring_generic.c */
 bool tring_gen_ctf_keyword(const char *s);
+int tring_gen_add(struct tring_gen_event *ev);
+int tring_gen_sizes(struct tring_gen_event *ev);
+void tring_gen_unlist(struct tring_gen_event *ev);
 int tring_gen_register_name(const char *group, const char *name);
 void tring_gen_put(struct tring_gen_event *ev);
 struct tring_gen_event **tring_gen_snapshot(const char *group,
@@ -150,6 +177,9 @@ bool tring_gen_selected(const struct tring_gen_event *ev, const char *group);
 
 /* tring_gen_perf.c */
 int tring_gen_set(struct tring_gen_event *ev, bool on);
+void tring_gen_lost(unsigned int n);
+void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
+		      unsigned int size);
 int tring_gen_perf_init(void);
 void tring_gen_perf_exit(void);
 void tring_gen_mem_show(struct seq_file *m);

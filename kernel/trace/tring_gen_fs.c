@@ -215,7 +215,10 @@ static int tring_gen_format_show(struct seq_file *m, void *unused)
 			   "its fields do not fit", ev->err);
 		return 0;
 	}
-	seq_printf(m, "kernel_id: %d\n", tring_gen_kernel_id(ev));
+	if (ev->ops)
+		ev->ops->show(m, ev);
+	else
+		seq_printf(m, "kernel_id: %d\n", tring_gen_kernel_id(ev));
 	seq_puts(m, "format: (in the trace's order; dynamic fields hold their content)\n");
 	for (i = 0; i < ev->nr_fields; i++) {
 		f = &ev->fields[i];

@@ -72,15 +72,21 @@ static struct cpumask tring_gen_cpus_stale;
 static enum cpuhp_state tring_gen_cpuhp;
 static struct workqueue_struct *tring_gen_wq;
 
-/* Count one event of this CPU lost on the way into the buffer. */
-static void tring_gen_lost(void)
+/**
+ * tring_gen_lost - count events of this CPU lost on the way into the buffer
+ * @n: how many.
+ *
+ * They are added to the CPU's too_big losses, which the trace's
+ * events_discarded carries. Any context.
+ */
+void tring_gen_lost(unsigned int n)
 {
 	struct tring_buffer *buf;
 
 	preempt_disable_notrace();
 	buf = rcu_dereference_sched(tring_default_buf);
 	if (buf)
-		local_inc(&this_cpu_ptr(buf->cpus)->too_big);
+		local_add(n, &this_cpu_ptr(buf->cpus)->too_big);
 	preempt_enable_notrace();
 }
 
@@ -164,13 +170,7 @@ static void tring_gen_overflow(struct perf_event *pe,
 			       struct pt_regs *regs)
 {
 	const struct tring_gen_event *ev = pe->overflow_handler_context;
-	unsigned int dlen[TRING_GEN_MAX_DYN], len, size;
-	struct tring_res res __uninitialized;
 	const struct perf_raw_record *raw;
-	const struct tring_filter *filter;
-	struct tring_buffer *buf;
-	const u8 *rec;
-	int ret;
 
 	/* Tracking and the filter, before anything is reserved. */
 	if (tring_track_skip(current, NULL))
@@ -179,11 +179,29 @@ static void tring_gen_overflow(struct perf_event *pe,
 	raw = data->sample_flags & PERF_SAMPLE_RAW ? data->raw : NULL;
 	if (!raw || !perf_raw_frag_last(&raw->frag) ||
 	    raw->frag.size < ev->rec_min) {
-		tring_gen_lost();
+		tring_gen_lost(1);
 		return;
 	}
-	rec = raw->frag.data;
-	size = raw->frag.size;
+	tring_gen_record(ev, raw->frag.data, raw->frag.size);
+}
+
+/**
+ * tring_gen_record - write one event from a record of the kernel's layout
+ * @ev: the event; its field table says where each field lies in @rec.
+ * @rec: the record, at least @ev->rec_min bytes.
+ * @size: its bytes (dynamic fields' content lies inside them).
+ *
+ * The event's filter runs on @rec first. Any context; lockless.
+ */
+void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
+		      unsigned int size)
+{
+	unsigned int dlen[TRING_GEN_MAX_DYN], len;
+	struct tring_res res __uninitialized;
+	const struct tring_filter *filter;
+	struct tring_buffer *buf;
+	int ret;
+
 	/*
 	 * Preemption off from the filter's and the buffer's look-up to the
 	 * commit, whatever the context the handler runs in guarantees: the
@@ -256,6 +274,11 @@ static void tring_gen_off(struct tring_gen_event *ev)
 {
 	unsigned int cpu;
 
+	if (ev->ops) {
+		ev->ops->off(ev);
+		WRITE_ONCE(ev->on, false);
+		return;
+	}
 	for_each_possible_cpu(cpu)
 		tring_gen_pe_release(ev, cpu);
 	kfree(ev->pe);
@@ -307,6 +330,34 @@ static int tring_gen_pin(struct tring_gen_event *ev)
 	return 0;
 }
 
+/* In the metadata from now on, before any record of @ev can exist. */
+static void tring_gen_describe(struct tring_gen_event *ev)
+{
+	if (ev->described)
+		return;
+	/*
+	 * Pairs with the smp_load_acquire()s of tring_generic.c: a reader
+	 * of the metadata that sees @described sees the event whole, and
+	 * it is set before any record of it can exist.
+	 */
+	smp_store_release(&ev->described, true);
+	/* Its layout in a persistent region too, before any record. */
+	tring_persist_gen_event(ev);
+}
+
+/* Enable @ev of @ev->ops; tring_gen_enable_lock held. */
+static int tring_gen_on_ops(struct tring_gen_event *ev)
+{
+	int ret;
+
+	tring_gen_describe(ev);
+	WRITE_ONCE(ev->on, true);
+	ret = ev->ops->on(ev);
+	if (ret)
+		WRITE_ONCE(ev->on, false);
+	return ret;
+}
+
 /* Enable @ev; tring_gen_enable_lock held. */
 static int tring_gen_on(struct tring_gen_event *ev)
 {
@@ -317,6 +368,8 @@ static int tring_gen_on(struct tring_gen_event *ev)
 		return -ENOENT;
 	if (ev->err)
 		return ev->err;
+	if (ev->ops)
+		return tring_gen_on_ops(ev);
 	if (!tring_gen_mem_ok(ev))
 		return -ENOMEM;
 	ev->pe = kcalloc(nr_cpu_ids, sizeof(*ev->pe), GFP_KERNEL);
@@ -328,20 +381,7 @@ static int tring_gen_on(struct tring_gen_event *ev)
 		ev->pe = NULL;
 		return ret;
 	}
-	if (!ev->described) {
-		/*
-		 * Pairs with the smp_load_acquire()s of tring_generic.c: a
-		 * reader of the metadata that sees @described sees the
-		 * event whole, and it is set before any record of it can
-		 * exist.
-		 */
-		smp_store_release(&ev->described, true);
-		/*
-		 * Listed in the metadata now: its layout in a persistent
-		 * region, before any record.
-		 */
-		tring_persist_gen_event(ev);
-	}
+	tring_gen_describe(ev);
 	WRITE_ONCE(ev->on, true);
 	for_each_cpu(cpu, &tring_gen_cpus) {
 		ret = tring_gen_pe_create(ev, cpu);
@@ -393,11 +433,12 @@ static void tring_gen_cpu_work_fn(struct work_struct *work)
 		if (!cpumask_test_and_clear_cpu(cpu, &tring_gen_cpus_stale))
 			continue;
 		list_for_each_entry(ev, &tring_gen_list, node)
-			if (ev->on)
+			if (ev->on && !ev->ops)
 				tring_gen_pe_release(ev, cpu);
 	}
+	/* A probe's event is recorded on every CPU: none of its own. */
 	list_for_each_entry(ev, &tring_gen_list, node) {
-		if (!ev->on)
+		if (!ev->on || ev->ops)
 			continue;
 		for_each_cpu(cpu, &tring_gen_cpus) {
 			if (ev->pe[cpu])

@@ -182,8 +182,15 @@ static void tring_gen_fields_free(struct tring_gen_field *fields,
 	kfree(fields);
 }
 
-/* The dynamic fields of @ev's table, and its sizes. Return: 0 or -E2BIG. */
-static int tring_gen_sizes(struct tring_gen_event *ev)
+/**
+ * tring_gen_sizes - an event's sizes from its field table
+ * @ev: the event, its ->fields and ->nr_fields set.
+ *
+ * Sets ->fixed and ->rec_min.
+ *
+ * Return: 0, or -E2BIG past TRING_GEN_MAX_DYN dynamic fields.
+ */
+int tring_gen_sizes(struct tring_gen_event *ev)
 {
 	const struct tring_gen_field *f;
 	unsigned int i, ndyn = 0;
@@ -384,15 +391,21 @@ static struct tring_gen_event *tring_gen_new(struct trace_event_call *call,
 	return ev;
 }
 
-/*
- * Give @ev an id, make its files, then list it: an event is listed
- * whole or not at all (its directory's name is taken once: a second
- * registration of the same event at once fails there, -EEXIST). Until
- * listed it counts as gone: its enable file refuses. The caller holds
- * no lock; tring_gen_lock is taken for the list only. Drops the
- * caller's reference on failure.
+/**
+ * tring_gen_add - give an event an id, make its files, then list it
+ * @ev: a new event (its reference the caller's), ->gone set, its names,
+ *	field table and sizes (->fixed, ->rec_min) complete.
+ *
+ * An event is listed whole or not at all (its directory's name is taken
+ * once: a second registration of the same event at once fails there,
+ * -EEXIST). Until listed it counts as gone: its enable file refuses.
+ * The caller holds no lock; tring_gen_lock is taken for the list only.
+ *
+ * Return: 0, the list holding the caller's reference; -EEXIST, -ENODEV
+ * (tring unloads, or generic events are off) or another -errno, the
+ * reference dropped.
  */
-static int tring_gen_add(struct tring_gen_event *ev)
+int tring_gen_add(struct tring_gen_event *ev)
 {
 	int ret = -ENODEV;
 
@@ -480,8 +493,16 @@ int tring_gen_register_name(const char *group, const char *name)
 	return ret;
 }
 
-/* Take @ev off the list: its kernel event went away. */
-static void tring_gen_unlist(struct tring_gen_event *ev)
+/**
+ * tring_gen_unlist - an event goes away
+ * @ev: a listed event, with a reference of the caller's.
+ *
+ * Disabled, its files removed; taken off the list (and the list's
+ * reference dropped) unless it was ever enabled: then its records may
+ * be in the buffer, and the metadata keeps describing it until unload.
+ * Process context.
+ */
+void tring_gen_unlist(struct tring_gen_event *ev)
 {
 	bool keep;
 

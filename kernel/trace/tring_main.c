@@ -33,6 +33,7 @@
 #include "tring_filter_file.h"
 #include "tring_instance.h"
 #include "tring_persist_api.h"
+#include "tring_probe_event.h"
 #include "tring_track.h"
 
 static unsigned long subbuf_size = SZ_64K;
@@ -303,6 +304,10 @@ static int __init tring_files_init(void)
 	ret = tring_statedump_init(tring_root);
 	if (ret)
 		goto exit_track;
+	/* Dynamic probes make generic events: after tring_events_init(). */
+	ret = tring_probe_init(tring_root);
+	if (ret)
+		goto exit_track;
 	return 0;
 
 exit_track:
@@ -373,6 +378,8 @@ exit_core:
 
 static void __exit tring_exit(void)
 {
+	/* No dynamic probe is left, its handlers done, once this returns. */
+	tring_probe_exit();
 	/* No probe runs once this returns. */
 	tring_events_exit();
 	/* Then no event checks the tracking set: it can go. */

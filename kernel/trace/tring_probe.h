@@ -260,6 +260,17 @@ void tring_probe_free(struct tring_probe_def *def);
 int tring_probe_error_show(char *buf, size_t size, const char *line,
 			   const struct tring_probe_error *err);
 
+struct tring_probe_ctx {
+	struct pt_regs *regs;
+	unsigned long ip;
+	unsigned long ret_ip;
+	unsigned long bp_addr;
+	bool user;
+};
+unsigned int tring_probe_eval(const struct tring_probe_def *def,
+			      const struct tring_probe_ctx *ctx, u8 *rec,
+			      unsigned int base, unsigned int cap, u32 *faults);
+
 /* ---- between tring_probe_parse.c and tring_probe_fetch.c ---- */
 
 /**

@@ -14,6 +14,10 @@
  *           destroy does not hold up the other triggers.
  * stress    "<ms>" runs the stress test (tring_test_stress.c); reading
  *           reports the last run.
+ * probe     "<count> <seed>" calls tring_test_probe_target(i, seed - i,
+ *           "probe-<i>") for i from 0 to count - 1, in the writer's
+ *           context: a function for dynamic probes' tests to probe.
+ *           Reading gives the sum of what it returned.
  *
  * plant_warn=1 at load time triggers a WARN: the harness must catch it.
  */
@@ -330,6 +334,68 @@ static const struct file_operations tring_test_stress_fops = {
 	.release	= single_release,
 };
 
+static s64 tring_test_probe_sum;	/* tring_test_lock */
+
+/**
+ * tring_test_probe_target - a function for probes' tests to probe
+ * @a: a number, the call's index.
+ * @b: another, the seed minus @a.
+ * @name: "probe-<a>".
+ *
+ * Return: 3 * @a + @b, the return probes' value to check.
+ */
+noinline s64 tring_test_probe_target(u64 a, s32 b, const char *name)
+{
+	/* Not folded into the caller: a call the probe sees, every time. */
+	barrier();
+	return 3 * (s64)a + b + (name[0] != 'p');
+}
+
+static ssize_t tring_test_probe_write(struct file *file,
+				      const char __user *ubuf, size_t count,
+				      loff_t *ppos)
+{
+	unsigned long n, i;
+	char s[64], name[32];
+	s32 seed;
+	int ret;
+
+	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
+	if (ret)
+		return ret;
+	if (sscanf(s, "%lu %d", &n, &seed) != 2 || n > 10000000)
+		return -EINVAL;
+	mutex_lock(&tring_test_lock);
+	tring_test_probe_sum = 0;
+	for (i = 0; i < n; i++) {
+		snprintf(name, sizeof(name), "probe-%lu", i);
+		tring_test_probe_sum += tring_test_probe_target(i, seed - i,
+								name);
+		cond_resched();
+	}
+	mutex_unlock(&tring_test_lock);
+	return count;
+}
+
+static ssize_t tring_test_probe_read(struct file *file, char __user *ubuf,
+				     size_t count, loff_t *ppos)
+{
+	char s[32];
+	int n;
+
+	mutex_lock(&tring_test_lock);
+	n = scnprintf(s, sizeof(s), "%lld\n", tring_test_probe_sum);
+	mutex_unlock(&tring_test_lock);
+	return simple_read_from_buffer(ubuf, count, ppos, s, n);
+}
+
+static const struct file_operations tring_test_probe_fops = {
+	.owner	= THIS_MODULE,
+	.read	= tring_test_probe_read,
+	.write	= tring_test_probe_write,
+	.llseek	= default_llseek,
+};
+
 static int __init tring_test_init(void)
 {
 	struct dentry *root;
@@ -353,6 +419,8 @@ static int __init tring_test_init(void)
 			    &tring_test_instance_fops);
 	debugfs_create_file("stress", 0600, tring_test_dir, NULL,
 			    &tring_test_stress_fops);
+	debugfs_create_file("probe", 0600, tring_test_dir, NULL,
+			    &tring_test_probe_fops);
 	return 0;
 }
 

@@ -311,6 +311,50 @@ if [ -f "$gm.expect" ]; then
 		"$(seq 0 49 | awk '{ printf "%.0f-%d ", 4294967296 + $1, $1 }')"
 fi
 
+# --- probe: dynamic probes, against ftrace's kprobe_events ------------------
+# tring_probe_test.sh: tring_test_probe_target(i, seed - i, "probe-i")
+# called N times under a kprobe (a, b, name and an argument that always
+# faults) and a kretprobe (the return value, 3i + seed - i), the same
+# definitions in ftrace's kprobe_events at once (probe.ftrace); then a
+# filter "b < 0 && a >= 5" over 20 calls of seed 3.
+px=$traces/probe.expect
+p=$traces/probe
+if [ -f "$px" ]; then
+	pn=$(expected "$px" calls)
+	ps=$(expected "$px" seed)
+	check "probe: babeltrace2 reads the trace" bt "$p"
+	check "probe: nothing lost" test "$(summary_sum "$p/.tring-record.summary" lost)" = 0
+	check "probe: $pn kprobe events, $pn kretprobe events" \
+		test "$(grep -c ' tentry: ' "$p.bt") $(grep -c ' tret: ' "$p.bt")" = "$pn $pn"
+	sed -n 's/.* tentry: .* a = \([0-9]*\), b = \(-*[0-9]*\), name = "\([^"]*\)".*/\1 \2 \3/p' "$p.bt" >"$p.args"
+	check "probe: every call's arguments decoded (a = i, b = $ps - i, name = \"probe-i\")" \
+		test "$(cat "$p.args")" = "$(seq 0 $((pn - 1)) | awk -v s="$ps" '{ print $1, s - $1, "probe-" $1 }')"
+	check "probe: the faulting argument is 0 and marked in _probe_faults (bit 3) in every event" \
+		test "$(grep -c ' tentry: .*_probe_faults = 0x8, .* bad = 0,' "$p.bt")" = "$pn"
+	check "probe: every return value decoded (ret = 2i + $ps), in call order" \
+		test "$(sed -n 's/.* tret: .* ret = \(-*[0-9]*\) }.*/\1/p' "$p.bt" | tr '\n' ' ')" = \
+		"$(seq 0 $((pn - 1)) | awk -v s="$ps" '{ printf "%d ", 2 * $1 + s }')"
+	check "probe: the kretprobe's sum = what the calls returned ($(expected "$px" sum))" \
+		test "$(sed -n 's/.* tret: .* ret = \(-*[0-9]*\) }.*/\1/p' "$p.bt" | awk '{ s += $1 } END { print s }')" = "$(expected "$px" sum)"
+	ip=$(sed -n 's/.* tentry: .*_probe_ip = \(0x[0-9a-f]*\),.*/\1/p' "$p.bt" | sort -u)
+	check "probe: one probed address ($ip), the kretprobe's function, with return addresses" \
+		test "$(echo "$ip" | wc -l) $(sed -n 's/.* tret: .*_probe_func = \(0x[0-9a-f]*\),.*/\1/p' "$p.bt" | sort -u)" = "1 $ip" -a "$ip" != 0x0 -a \
+		"$(grep -c ' tret: .*_probe_ret_ip = 0x0,' "$p.bt")" = 0
+	if [ "$(expected "$px" ftrace)" = yes ]; then
+		sed -n 's/.* tentry: .* a=\([0-9]*\) b=\(-*[0-9]*\) name="\([^"]*\)".*/\1 \2 \3/p' \
+			"$traces/probe.ftrace" >"$p.ftrace-args"
+		check "probe: the same arguments as ftrace's kprobe_events ($(wc -l <"$p.ftrace-args") calls)" \
+			cmp -s "$p.args" "$p.ftrace-args"
+		check "probe: the same return values as ftrace's kretprobe" \
+			test "$(sed -n 's/.* tret: .* ret=\(-*[0-9]*\).*/\1/p' "$traces/probe.ftrace" | tr '\n' ' ')" = \
+			"$(sed -n 's/.* tret: .* ret = \(-*[0-9]*\) }.*/\1/p' "$p.bt" | tr '\n' ' ')"
+	fi
+	pf=$traces/probe-filter
+	check "probe: babeltrace2 reads the filtered trace" bt "$pf"
+	check "probe: the filter kept a = 5 to 19 only" \
+		test "$(sed -n 's/.* tentry: .* a = \([0-9]*\), b = .*/\1/p' "$pf.bt" | tr '\n' ' ')" = "$(seq 5 19 | tr '\n' ' ')"
+fi
+
 # --- wakeup: tring's reader wakeups, raised inside generic handlers -----------
 # tring_generic_life_test.sh (kernels with ipi:ipi_send_cpu): 20000
 # tring_tp_a generic events, a reader woken at every sub-buffer; the

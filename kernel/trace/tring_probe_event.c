@@ -1,0 +1,665 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring: dynamic probes as tring events, recorded by handlers of tring's.
+ *
+ * A definition written to kprobe_events (tring_probe_fs.c parses it with
+ * tring_probe_parse()) becomes a struct tring_probe: a kprobe or
+ * kretprobe registered disabled at once (so that an unknown symbol, an
+ * offset inside an instruction or a blacklisted function is refused when
+ * the line is written), and a generic event (tring_gen.h) with the
+ * probe's field table, so that events/GROUP/EVENT/ has enable, format,
+ * filter and id like every other event and the metadata, the bulk and
+ * group enables, filters and tracking treat it as one. Its ->ops turn
+ * the kprobe on and off.
+ *
+ * A hit evaluates the definition's fetch programs (tring_probe_eval())
+ * into a per-CPU scratch record of the kernel's layout, then hands it to
+ * tring_gen_record(), which runs the event's filter on it and copies it
+ * into the buffer with tring_reserve()/tring_commit(): the record is
+ *
+ *	u32 __probe_faults	bit i: argument i faulted (i >= 31: bit 31)
+ *	s32 common_pid		current's pid (the thread's)
+ *	u64 __probe_ip		or __probe_func, then __probe_ret_ip
+ *	the arguments' fields, then their strings
+ *
+ * The scratch: one record of TRING_PROBE_REC bytes per CPU and per
+ * context level (task, softirq, hardirq, NMI), with a busy flag each: a
+ * hit that finds its level's record in use (a probe hit from inside
+ * tring's own write path, or an NMI inside a kprobe handler: kprobes run
+ * at NMI level) is counted as a loss of the CPU (too_big, the trace's
+ * events_discarded) and not recorded. kprobes' own misses (a probe hit
+ * inside a kprobe handler, a kretprobe out of instances) are added to
+ * the same count at the next hit of the probe and when it is disabled.
+ * Allocated with the first probe, freed at unload: 4 * TRING_PROBE_REC
+ * bytes per possible CPU.
+ *
+ * Concurrency: tring_probes and every probe's life are under
+ * tring_probe_lock (process context). A handler reads the probe, its
+ * definition and its event, which live until the kprobe is unregistered
+ * (which waits for running handlers); the scratch belongs to one CPU and
+ * level, with preemption off.
+ */
+#define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
+
+#include <linux/kprobes.h>
+#include <linux/module.h>
+#include <linux/mutex.h>
+#include <linux/percpu.h>
+#include <linux/preempt.h>
+#include <linux/sched.h>
+#include <linux/seq_file.h>
+#include <linux/slab.h>
+#include <linux/string.h>
+
+#include "tring_events.h"
+#include "tring_filter.h"
+#include "tring_gen.h"
+#include "tring_generic.h"
+#include "tring_probe.h"
+#include "tring_probe_event.h"
+#include "tring_track.h"
+
+/* Bytes before the definition's record: __probe_faults, common_pid. */
+#define TRING_PROBE_HDR		8
+
+/**
+ * struct tring_probe_scratch - a CPU's records of hits being written
+ * @busy: per context level, a hit of that level writes @rec[level]. Set
+ *	and cleared by this CPU only, with preemption off; an interrupt of
+ *	the writer sees it set (compiler barriers order it with @rec).
+ * @rec: per context level, the record being made.
+ */
+struct tring_probe_scratch {
+	u8 busy[4];
+	u8 rec[4][TRING_PROBE_REC] __aligned(8);
+};
+
+static DEFINE_MUTEX(tring_probe_lock);
+static LIST_HEAD(tring_probes);			/* tring_probe_lock */
+static unsigned int tring_probe_count;		/* tring_probe_lock */
+static struct tring_probe_scratch __percpu *tring_probe_scratch;
+
+/* kprobes' misses of @p not counted yet: counted now, on this CPU. */
+static void tring_probe_missed(struct tring_probe *p)
+{
+	unsigned long m = READ_ONCE(p->rp.kp.nmissed) +
+			  READ_ONCE(p->rp.nmissed);
+	unsigned long seen = atomic_long_read(&p->missed_seen);
+
+	if (m != seen && atomic_long_try_cmpxchg(&p->missed_seen, &seen, m))
+		tring_gen_lost(m - seen);
+}
+
+/* One hit of @p: the record made in the scratch, then written. */
+static void tring_probe_hit(struct tring_probe *p,
+			    const struct tring_probe_ctx *ctx)
+{
+	struct tring_probe_scratch *s;
+	unsigned int level, len;
+	u32 faults = 0;
+	s32 pid;
+	u8 *rec;
+
+	tring_probe_missed(p);
+	if (tring_track_skip(current, NULL))
+		return;
+	/* The scratch is this CPU's; the buffer is looked up in it too. */
+	preempt_disable_notrace();
+	s = this_cpu_ptr(tring_probe_scratch);
+	level = interrupt_context_level();
+	if (s->busy[level]) {
+		tring_gen_lost(1);
+		goto out;
+	}
+	s->busy[level] = 1;
+	/* Set before the record is written: an interrupt here sees it. */
+	barrier();
+	rec = s->rec[level];
+	len = tring_probe_eval(p->def, ctx, rec, TRING_PROBE_HDR,
+			       TRING_PROBE_REC, &faults);
+	pid = current->pid;
+	memcpy(rec, &faults, sizeof(faults));
+	memcpy(rec + 4, &pid, sizeof(pid));
+	tring_gen_record(p->ev, rec, TRING_PROBE_HDR + len);
+	/* The record is written before another hit of this level may. */
+	barrier();
+	s->busy[level] = 0;
+out:
+	preempt_enable_notrace();
+}
+
+static int tring_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
+{
+	struct tring_probe *p = container_of(kp, struct tring_probe, rp.kp);
+	struct tring_probe_ctx ctx = {
+		.regs = regs, .ip = (unsigned long)kp->addr,
+	};
+
+	tring_probe_hit(p, &ctx);
+	return 0;
+}
+NOKPROBE_SYMBOL(tring_kprobe_pre);
+
+static int tring_kretprobe_ret(struct kretprobe_instance *ri,
+			       struct pt_regs *regs)
+{
+	struct kretprobe *rp = get_kretprobe(ri);
+	struct tring_probe *p;
+	struct tring_probe_ctx ctx = { .regs = regs };
+
+	if (unlikely(!rp))
+		return 0;
+	p = container_of(rp, struct tring_probe, rp);
+	ctx.ip = (unsigned long)rp->kp.addr;
+	ctx.ret_ip = get_kretprobe_retaddr(ri);
+	tring_probe_hit(p, &ctx);
+	return 0;
+}
+NOKPROBE_SYMBOL(tring_kretprobe_ret);
+
+/* ---- the event ---- */
+
+static int tring_probe_on(struct tring_gen_event *ev)
+{
+	struct tring_probe *p = ev->priv;
+
+	atomic_long_set(&p->missed_seen, READ_ONCE(p->rp.kp.nmissed) +
+			READ_ONCE(p->rp.nmissed));
+	return enable_kprobe(&p->rp.kp);
+}
+
+static void tring_probe_off(struct tring_gen_event *ev)
+{
+	struct tring_probe *p = ev->priv;
+
+	disable_kprobe(&p->rp.kp);
+	tring_probe_missed(p);
+}
+
+static void tring_probe_show_def(struct seq_file *m,
+				 const struct tring_gen_event *ev)
+{
+	const struct tring_probe *p = ev->priv;
+
+	seq_printf(m, "probe: %s\nmissed: %lu\n", p->text,
+		   READ_ONCE(p->rp.kp.nmissed) + READ_ONCE(p->rp.nmissed));
+}
+
+static const struct tring_gen_ops tring_probe_gen_ops = {
+	.on = tring_probe_on,
+	.off = tring_probe_off,
+	.show = tring_probe_show_def,
+};
+
+/* Field @i of @ev: @name at @src, @size bytes. */
+static int tring_probe_field(struct tring_gen_event *ev, const char *name,
+			     unsigned int src, unsigned int size, u8 kind,
+			     bool is_signed, bool hex)
+{
+	struct tring_gen_field *f = &ev->fields[ev->nr_fields];
+
+	*f = (struct tring_gen_field) {
+		.src = src, .size = size, .kind = kind, .elem = size,
+		.is_signed = is_signed, .hex = hex,
+	};
+	if (kind == TRING_GEN_DSTR)
+		f->elem = 1;
+	f->name = kasprintf(GFP_KERNEL, "%s%s",
+			    tring_gen_ctf_keyword(name) ? "_" : "", name);
+	if (!f->name)
+		return -ENOMEM;
+	ev->nr_fields++;
+	return 0;
+}
+
+/* The probe's own fields: the faults, the pid, its addresses. */
+static int tring_probe_head_fields(struct tring_gen_event *ev,
+				   const struct tring_probe_def *def)
+{
+	const unsigned int h = TRING_PROBE_HDR;
+	bool ret = def->head_size == 16;
+
+	return tring_probe_field(ev, "common_pid", 4, 4, TRING_GEN_INT,
+				 true, false) ?:
+	       tring_probe_field(ev, "__probe_faults", 0, 4, TRING_GEN_INT,
+				 false, true) ?:
+	       tring_probe_field(ev, ret ? "__probe_func" : "__probe_ip", h,
+				 8, TRING_GEN_INT, false, true) ?:
+	       (ret ? tring_probe_field(ev, "__probe_ret_ip", h + 8, 8,
+					TRING_GEN_INT, false, true) : 0);
+}
+
+/* @ev's field table from @def: the probe's own fields, then the args. */
+static int tring_probe_fields(struct tring_gen_event *ev,
+			      const struct tring_probe_def *def)
+{
+	const struct tring_probe_arg *a;
+	unsigned int i;
+	int ret;
+
+	ev->fields = kcalloc(4 + def->nr_args, sizeof(*ev->fields),
+			     GFP_KERNEL);
+	if (!ev->fields)
+		return -ENOMEM;
+	ret = tring_probe_head_fields(ev, def);
+	for (i = 0; i < def->nr_args && !ret; i++) {
+		a = &def->args[i];
+		if (a->type->print == TRING_PROBE_PRINT_STRING)
+			ret = tring_probe_field(ev, a->name,
+						TRING_PROBE_HDR + a->offset,
+						4, TRING_GEN_DSTR, false,
+						false);
+		else
+			ret = tring_probe_field(ev, a->name,
+						TRING_PROBE_HDR + a->offset,
+						a->size, TRING_GEN_INT,
+						a->type->is_signed,
+						a->type->print !=
+						TRING_PROBE_PRINT_DEC);
+	}
+	return ret ?: tring_gen_sizes(ev);
+}
+
+/* A new, unlisted event for @p, or an ERR_PTR(). */
+static struct tring_gen_event *tring_probe_new_event(struct tring_probe *p)
+{
+	const struct tring_probe_def *def = p->def;
+	size_t glen = strlen(def->group) + 1;
+	struct tring_gen_event *ev;
+	int ret;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&ev->ref);
+	ev->gone = true;	/* until listed (tring_gen_add()) */
+	ev->ops = &tring_probe_gen_ops;
+	ev->priv = p;
+	/* One allocation: "group\0name\0", as tring_generic.c's. */
+	ev->group = kmalloc(glen + strlen(def->event) + 1, GFP_KERNEL);
+	if (!ev->group) {
+		tring_gen_put(ev);
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(ev->group, def->group, glen);
+	ev->name = ev->group + glen;
+	strcpy(ev->name, def->event);
+	ret = tring_probe_fields(ev, def);
+	if (ret) {
+		tring_gen_put(ev);
+		return ERR_PTR(ret);
+	}
+	return ev;
+}
+
+/* ---- definitions ---- */
+
+/* The probe named @group/@event (NULL group: any); tring_probe_lock. */
+static struct tring_probe *tring_probe_find(const char *group,
+					    const char *event)
+{
+	struct tring_probe *p;
+
+	list_for_each_entry(p, &tring_probes, node)
+		if (!strcmp(p->def->event, event) &&
+		    (!group || !strcmp(p->def->group, group)))
+			return p;
+	return NULL;
+}
+
+/*
+ * The address of kernel symbol @name ("MOD:SYM" too), 0 if none. The
+ * kernel exports no name look-up since 5.7; kprobes looks the name up
+ * first when a probe is registered, and keeps the address in the probe
+ * also when it then refuses it (data is not text): a probe is
+ * registered to learn it, and unregistered at once if it was accepted.
+ */
+static unsigned long tring_probe_lookup(const char *name)
+{
+	struct kprobe kp = { .symbol_name = name,
+			     .flags = KPROBE_FLAG_DISABLED };
+
+	if (!register_kprobe(&kp))
+		unregister_kprobe(&kp);
+	return (unsigned long)kp.addr;
+}
+
+/* @SYM in @def's programs, made addresses (the op's immediate). */
+static int tring_probe_resolve(struct tring_probe_def *def,
+			       struct tring_probe_error *err)
+{
+	struct tring_probe_op *op = (struct tring_probe_op *)def->ops;
+	unsigned long addr;
+	unsigned int i;
+
+	for (i = 0; i < def->nr_ops; i++, op++) {
+		if (op->code != TRING_PROBE_OP_SYMBOL)
+			continue;
+		addr = tring_probe_lookup(def->chars + op->param);
+		if (!addr) {
+			err->msg = "unknown symbol in a fetch argument";
+			return -ENOENT;
+		}
+		op->code = TRING_PROBE_OP_IMM;
+		op->imm += addr;
+	}
+	return 0;
+}
+
+/* Why kprobes refused a probe, for the user. */
+static const char *tring_probe_why(int ret)
+{
+	switch (ret) {
+	case -ENOENT:
+		return "unknown symbol";
+	case -EILSEQ:
+		return "not at an instruction boundary";
+	case -EINVAL:
+		return "this address cannot be probed (kprobe blacklist, notrace, or not kernel text)";
+	case -EPERM:
+		return "tring's own code cannot be probed";
+	case -ENOMEM:
+		return "out of memory";
+	}
+	return "kprobes refused the probe";
+}
+
+/* Register @p's kprobe or kretprobe, disabled. */
+static int tring_probe_register(struct tring_probe *p)
+{
+	const struct tring_probe_def *def = p->def;
+	struct kprobe *kp = &p->rp.kp;
+	bool ret_probe = def->kind == TRING_PROBE_KRETPROBE;
+	int ret;
+
+	if (def->symbol) {
+		kp->symbol_name = def->symbol;
+		kp->offset = def->offset;
+	} else {
+		kp->addr = (kprobe_opcode_t *)def->addr;
+	}
+	kp->flags = KPROBE_FLAG_DISABLED;
+	if (ret_probe) {
+		p->rp.handler = tring_kretprobe_ret;
+		p->rp.maxactive = def->maxactive;
+		ret = register_kretprobe(&p->rp);
+	} else {
+		kp->pre_handler = tring_kprobe_pre;
+		ret = register_kprobe(kp);
+	}
+	if (ret)
+		return ret;
+	/* Its own write path would re-enter it: refused by name. */
+	if (within_module((unsigned long)kp->addr, THIS_MODULE)) {
+		if (ret_probe)
+			unregister_kretprobe(&p->rp);
+		else
+			unregister_kprobe(kp);
+		return -EPERM;
+	}
+	return 0;
+}
+
+static void tring_probe_unregister(struct tring_probe *p)
+{
+	if (p->def->kind == TRING_PROBE_KRETPROBE)
+		unregister_kretprobe(&p->rp);
+	else
+		unregister_kprobe(&p->rp.kp);
+}
+
+/*
+ * The definition as listed: the command with its group and event, then
+ * the line from its target on (without a comment or trailing blanks).
+ */
+static char *tring_probe_text(const struct tring_probe_def *def,
+			      const char *line)
+{
+	const char *rest = line + strspn(line, " \t");
+	size_t len;
+
+	rest += strcspn(rest, " \t");
+	rest += strspn(rest, " \t");
+	len = strcspn(rest, "#\n");
+	while (len && (rest[len - 1] == ' ' || rest[len - 1] == '\t'))
+		len--;
+	if (def->kind == TRING_PROBE_KRETPROBE && def->maxactive)
+		return kasprintf(GFP_KERNEL, "r%u:%s/%s %.*s", def->maxactive,
+				 def->group, def->event, (int)len, rest);
+	return kasprintf(GFP_KERNEL, "%c:%s/%s %.*s",
+			 def->kind == TRING_PROBE_KRETPROBE ? 'r' : 'p',
+			 def->group, def->event, (int)len, rest);
+}
+
+static void tring_probe_free_one(struct tring_probe *p)
+{
+	tring_probe_free(p->def);
+	kfree(p->text);
+	kfree(p);
+}
+
+/* Registered, its event listed: then on tring_probes. */
+static int tring_probe_make(struct tring_probe *p,
+			    struct tring_probe_error *err)
+{
+	struct tring_gen_event *ev;
+	int ret;
+
+	ret = tring_probe_register(p);
+	if (ret) {
+		err->msg = tring_probe_why(ret);
+		return ret;
+	}
+	ev = tring_probe_new_event(p);
+	if (IS_ERR(ev)) {
+		ret = PTR_ERR(ev);
+		err->msg = ret == -E2BIG ? "too many string arguments" :
+			   "out of memory";
+		goto unregister;
+	}
+	/* Ours, beside the list's (tring_gen_add() drops one if it fails). */
+	kref_get(&ev->ref);
+	ret = tring_gen_add(ev);
+	if (ret) {
+		tring_gen_put(ev);
+		err->msg = ret == -EEXIST ? "an event of this name exists" :
+			   ret == -ENODEV ? "no generic events (generic_events=0, or unloading)" :
+			   "the event could not be made";
+		goto unregister;
+	}
+	p->ev = ev;
+	list_add_tail(&p->node, &tring_probes);
+	tring_probe_count++;
+	return 0;
+
+unregister:
+	tring_probe_unregister(p);
+	return ret;
+}
+
+/* The per-CPU scratch, made with the first probe. */
+static int tring_probe_scratch_get(void)
+{
+	if (tring_probe_scratch)
+		return 0;
+	tring_probe_scratch = alloc_percpu(struct tring_probe_scratch);
+	return tring_probe_scratch ? 0 : -ENOMEM;
+}
+
+/* Add the probe @def defines; @def is the probe's from now on. */
+static int tring_probe_add(struct tring_probe_def *def, const char *line,
+			   struct tring_probe_error *err)
+{
+	struct tring_probe *p;
+	int ret;
+
+	lockdep_assert_held(&tring_probe_lock);
+	if (tring_probe_count >= TRING_PROBE_MAX_PROBES) {
+		err->msg = "too many probes";
+		ret = -ENOSPC;
+	} else if (tring_events_builtin(def->group, def->event) ||
+		   tring_probe_find(def->group, def->event)) {
+		err->msg = "an event of this name exists";
+		ret = -EEXIST;
+	} else {
+		ret = tring_probe_scratch_get() ?: tring_probe_resolve(def, err);
+	}
+	if (ret) {
+		tring_probe_free(def);
+		return ret;
+	}
+	p = kzalloc(sizeof(*p), GFP_KERNEL);
+	if (p) {
+		p->def = def;
+		p->text = tring_probe_text(def, line);
+	}
+	if (!p || !p->text) {
+		err->msg = "out of memory";
+		ret = -ENOMEM;
+	} else {
+		ret = tring_probe_make(p, err);
+	}
+	if (ret && p)
+		tring_probe_free_one(p);
+	else if (ret)
+		tring_probe_free(def);
+	return ret;
+}
+
+/* Remove @p: its event disabled and gone, the kprobe unregistered. */
+static void tring_probe_delete(struct tring_probe *p)
+{
+	list_del(&p->node);
+	tring_probe_count--;
+	tring_gen_unlist(p->ev);
+	/* Waits for the handlers running. */
+	tring_probe_unregister(p);
+	tring_gen_put(p->ev);
+	tring_probe_free_one(p);
+}
+
+/* Whether @p is named by removal @def ("-:[GRP/]EVENT", "-:GRP/"). */
+static bool tring_probe_named(const struct tring_probe *p,
+			      const struct tring_probe_def *def)
+{
+	if (def->group && strcmp(p->def->group, def->group))
+		return false;
+	return !def->event[0] || !strcmp(p->def->event, def->event);
+}
+
+/* Remove the probes @def names, none if one of them is enabled. */
+static int tring_probe_remove(const struct tring_probe_def *def,
+			      struct tring_probe_error *err)
+{
+	struct tring_probe *p, *tmp;
+	unsigned int n = 0;
+
+	list_for_each_entry(p, &tring_probes, node) {
+		if (!tring_probe_named(p, def))
+			continue;
+		if (READ_ONCE(p->ev->on)) {
+			err->msg = "the probe is enabled";
+			return -EBUSY;
+		}
+		n++;
+	}
+	if (!n) {
+		err->msg = "no such probe";
+		return -ENOENT;
+	}
+	list_for_each_entry_safe(p, tmp, &tring_probes, node)
+		if (tring_probe_named(p, def))
+			tring_probe_delete(p);
+	return 0;
+}
+
+/**
+ * tring_probe_command - run one line written to kprobe_events
+ * @line: the line (NUL-terminated, without its newline).
+ * @file: the file it was written to.
+ * @err: where the error goes (a static message, and a position in @line).
+ *
+ * Defines a probe, or removes those a "-:" line names. Nothing changes
+ * when it fails. Process context.
+ *
+ * Return: 0 (also for a blank line or a comment), or -errno with @err set.
+ */
+int tring_probe_command(const char *line, enum tring_probe_file file,
+			struct tring_probe_error *err)
+{
+	struct tring_probe_def *def;
+	int ret;
+
+	def = tring_probe_parse(line, file, err);
+	if (IS_ERR_OR_NULL(def))
+		return PTR_ERR_OR_ZERO(def);
+	/* A semantic error: at the line's second word, the target. */
+	err->pos = strspn(line, " \t");
+	err->pos += strcspn(line + err->pos, " \t");
+	err->pos += strspn(line + err->pos, " \t");
+	mutex_lock(&tring_probe_lock);
+	if (def->kind == TRING_PROBE_REMOVE) {
+		err->pos = 0;
+		ret = tring_probe_remove(def, err);
+		tring_probe_free(def);
+	} else {
+		ret = tring_probe_add(def, line, err);
+	}
+	mutex_unlock(&tring_probe_lock);
+	return ret;
+}
+
+/**
+ * tring_probe_clear - remove every probe of a file (opened with O_TRUNC)
+ * @file: the file.
+ *
+ * Return: 0, or -EBUSY (nothing removed) if one of them is enabled.
+ */
+int tring_probe_clear(enum tring_probe_file file)
+{
+	struct tring_probe *p, *tmp;
+	int ret = 0;
+
+	mutex_lock(&tring_probe_lock);
+	list_for_each_entry(p, &tring_probes, node)
+		if (tring_probe_of(p, file) && READ_ONCE(p->ev->on))
+			ret = -EBUSY;
+	list_for_each_entry_safe(p, tmp, &tring_probes, node)
+		if (!ret && tring_probe_of(p, file))
+			tring_probe_delete(p);
+	mutex_unlock(&tring_probe_lock);
+	return ret;
+}
+
+/**
+ * tring_probe_list - list a file's probes, one definition a line
+ * @m: where.
+ * @file: the file.
+ */
+void tring_probe_list(struct seq_file *m, enum tring_probe_file file)
+{
+	struct tring_probe *p;
+
+	mutex_lock(&tring_probe_lock);
+	list_for_each_entry(p, &tring_probes, node)
+		if (tring_probe_of(p, file))
+			seq_printf(m, "%s\n", p->text);
+	mutex_unlock(&tring_probe_lock);
+}
+
+/**
+ * tring_probe_exit_all - remove every probe and free the scratch
+ *
+ * At unload, once the files are gone, before the generic events are.
+ */
+void tring_probe_exit_all(void)
+{
+	struct tring_probe *p, *tmp;
+
+	mutex_lock(&tring_probe_lock);
+	list_for_each_entry_safe(p, tmp, &tring_probes, node)
+		tring_probe_delete(p);
+	mutex_unlock(&tring_probe_lock);
+	free_percpu(tring_probe_scratch);
+	tring_probe_scratch = NULL;
+}

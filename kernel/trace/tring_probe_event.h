@@ -1,0 +1,69 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * tring: dynamic probes as tring events (tring_probe_event.c), and the
+ * files that define them (tring_probe_fs.c).
+ */
+#ifndef _TRING_PROBE_EVENT_H
+#define _TRING_PROBE_EVENT_H
+
+#include <linux/atomic.h>
+#include <linux/kprobes.h>
+#include <linux/list.h>
+
+#include "tring_probe.h"
+
+struct dentry;
+struct seq_file;
+struct tring_gen_event;
+
+/* Bytes of one hit's record: a longer one is cut (its strings). */
+#define TRING_PROBE_REC		2048
+/* Probes defined at once; one more is refused (ENOSPC). */
+#define TRING_PROBE_MAX_PROBES	1024
+
+/**
+ * struct tring_probe - one dynamic probe
+ * @node: in the list of probes (tring_probe_lock).
+ * @def: its definition, immutable once the probe is made (its @SYM
+ *	operands resolved before).
+ * @ev: its event, with a reference of the probe's.
+ * @text: the definition as kprobe_events lists it.
+ * @missed_seen: kprobes' misses of it already counted in the trace;
+ *	raised with a cmpxchg by whichever handler counts more.
+ * @rp: the kretprobe, or in @rp.kp the kprobe; registered while the
+ *	probe exists, enabled while its event is.
+ *
+ * Made and freed under tring_probe_lock; its handlers read it until the
+ * kprobe is unregistered.
+ */
+struct tring_probe {
+	struct list_head node;
+	struct tring_probe_def *def;
+	struct tring_gen_event *ev;
+	char *text;
+	atomic_long_t missed_seen;
+	struct kretprobe rp;
+};
+
+/* Whether @p was defined through @file. */
+static inline bool tring_probe_of(const struct tring_probe *p,
+				  enum tring_probe_file file)
+{
+	bool user = p->def->kind == TRING_PROBE_UPROBE ||
+		    p->def->kind == TRING_PROBE_URETPROBE;
+
+	return user == (file == TRING_PROBE_FILE_UPROBE);
+}
+
+/* tring_probe_event.c */
+int tring_probe_command(const char *line, enum tring_probe_file file,
+			struct tring_probe_error *err);
+int tring_probe_clear(enum tring_probe_file file);
+void tring_probe_list(struct seq_file *m, enum tring_probe_file file);
+void tring_probe_exit_all(void);
+
+/* tring_probe_fs.c */
+int tring_probe_init(struct dentry *root);
+void tring_probe_exit(void);
+
+#endif /* _TRING_PROBE_EVENT_H */

@@ -1,0 +1,183 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0
+#
+# Dynamic probes: kprobe_events (kernel/trace/tring_probe_*.c) on the
+# test module's tring_test_probe_target(a, b, name), which
+# tring_test.ko's test/probe calls N times with known arguments.
+#
+#   define   a kprobe with four arguments (one that always faults) and a
+#            kretprobe: their events under events/tprobes/ with enable,
+#            format, filter and id; kprobe_events lists them back
+#   errors   malformed lines, an unknown symbol, an offset inside an
+#            instruction, a blacklisted function, tring's own code, a
+#            duplicate name, a removal of nothing: each refused, the
+#            list unchanged, the kernel log showing where
+#   record   1000 calls recorded by tring-record (to
+#            /results/traces/probe/, probe.expect) while ftrace's own
+#            kprobe_events has the same definitions (probe.ftrace):
+#            check-traces.sh compares the two on the host
+#   filter   a filter on an argument of the probe: only what matches
+#   remove   a removal while enabled (EBUSY), disabled, O_TRUNC
+#   limit    1100 definitions written at once: 1024 made, then ENOSPC;
+#            all removed with one O_TRUNC
+# A kernel without kprobes has no kprobe_events: the test says so.
+
+T=/sys/kernel/debug/tring
+TR=/sys/kernel/tracing
+KE=$T/kprobe_events
+OUT=/results/traces
+N=1000
+SEED=7
+. "$(dirname "$0")/tap.sh"
+ok() { tap_ok "$1" "$2"; }
+
+echo "TAP version 13"
+mkdir -p $OUT
+if [ ! -f $KE ]; then
+	ok 0 "kprobe_events # SKIP no kprobe_events in this tring"
+	tap_end
+	exit
+fi
+# Other tests reload tring without generic events: probes need them.
+if [ "$(cat /sys/module/tring/parameters/generic_events 2>/dev/null)" = N ]; then
+	rmmod tring_test 2>/dev/null
+	rmmod tring && insmod /lib/tring/tring.ko && insmod /lib/tring/tring_test.ko
+fi
+: >$KE
+
+ENTRY='p:tprobes/tentry tring_test_probe_target a=%di:u64 b=%si:s32 name=+0(%dx):string bad=+0(%di):u64'
+RET='r:tprobes/tret tring_test_probe_target ret=$retval:s64'
+
+# --- define --------------------------------------------------------------------
+echo "$ENTRY" >>$KE
+ok $? "define: a kprobe with arguments"
+echo "$RET" >>$KE
+ok $? "define: a kretprobe"
+for f in enable format filter id; do
+	[ -f $T/events/tprobes/tentry/$f ] && [ -f $T/events/tprobes/tret/$f ]
+	ok $? "define: events/tprobes/{tentry,tret}/$f"
+done
+[ -f $T/events/tprobes/enable ]
+ok $? "define: events/tprobes/enable"
+grep -q 'field:string name;' $T/events/tprobes/tentry/format &&
+	grep -q 'field:int a;' $T/events/tprobes/tentry/format &&
+	grep -q '^probe: p:tprobes/tentry tring_test_probe_target a=' $T/events/tprobes/tentry/format
+ok $? "define: the format names the fields and the definition"
+[ "$(cat $KE)" = "$ENTRY
+$RET" ]
+ok $? "define: kprobe_events lists both, as written"
+
+# --- errors --------------------------------------------------------------------
+# refused LINE WHAT: the write fails, the list is unchanged, and the
+# kernel log shows the line.
+refused() {
+	before=$(cat $KE)
+	dmesg -c >/dev/null
+	! echo "$1" >>$KE 2>/dev/null && [ "$(cat $KE)" = "$before" ] &&
+		dmesg | grep -qF "kprobe_events: "
+	ok $? "errors: $2 refused, nothing changed"
+}
+refused 'p:tprobes/x' "a line without a target"
+refused 'q:tprobes/x tring_test_probe_target' "an unknown command"
+refused 'p:tprobes/x tring_test_probe_target a=%nosuchreg' "an unknown register"
+refused 'p:tprobes/x tring_no_such_function_at_all' "an unknown symbol"
+refused 'p:tprobes/x tring_test_probe_target+1' "an offset inside an instruction"
+refused 'p:tprobes/x kprobe_int3_handler' "a function on the kprobe blacklist"
+refused 'p:tprobes/x tring_gen_record' "tring's own code"
+refused 'p:tprobes/tentry tring_test_probe_target' "a duplicate name"
+refused 'p:sched/sched_switch tring_test_probe_target' "the name of one of tring's events"
+refused '-:tprobes/nosuch' "a removal of nothing"
+dmesg -c >/dev/null
+echo 'p:tprobes/x tring_no_such_function_at_all' >>$KE 2>/dev/null
+dmesg | grep -A2 'unknown symbol' | grep -q '^ *\^' ||
+	dmesg | grep -q '       \^'
+ok $? "errors: the kernel log shows a caret under the error"
+
+# --- record --------------------------------------------------------------------
+echo 4 >$T/buffer_subbuf_size_kb && echo 2048 >$T/buffer_size_kb &&
+	echo 0 >$T/overwrite
+mount -t tracefs nodev $TR 2>/dev/null
+fk=0
+if [ -f $TR/kprobe_events ]; then
+	echo "${ENTRY%% bad=*}" | sed 's|tprobes/|ftprobes/|' >>$TR/kprobe_events &&
+		echo "$RET" | sed 's|tprobes/|ftprobes/|' >>$TR/kprobe_events && fk=1
+fi
+tring-record -q --no-statedump -o $OUT/probe &
+rec=$!
+recording $OUT/probe $rec
+echo 1 >$T/events/tprobes/enable
+ok $? "record: the group enabled"
+[ $fk = 1 ] && echo 1 >$TR/events/ftprobes/enable
+echo >$TR/trace 2>/dev/null
+echo "$N $SEED" >$T/test/probe
+ok $? "record: $N calls of tring_test_probe_target"
+[ $fk = 1 ] && echo 0 >$TR/events/ftprobes/enable && cp $TR/trace $OUT/probe.ftrace
+echo 0 >$T/events/tprobes/enable
+kill -INT $rec
+wait $rec
+ok $? "record: tring-record exit status"
+{
+	echo "calls $N"
+	echo "seed $SEED"
+	echo "sum $(cat $T/test/probe)"
+	[ $fk = 1 ] && echo "ftrace yes"
+} >$OUT/probe.expect
+[ "$(cat $T/test/probe)" = $(((N - 1) * N + N * SEED)) ]
+ok $? "record: the calls returned what they should (sum $(cat $T/test/probe))"
+if [ $fk = 1 ]; then
+	[ "$(grep -c ' tentry: ' $OUT/probe.ftrace)" = $N ] &&
+		[ "$(grep -c ' tret: ' $OUT/probe.ftrace)" = $N ]
+	ok $? "record: ftrace's kprobe_events saw $N entries and $N returns"
+	echo "-:ftprobes/tentry" >>$TR/kprobe_events
+	echo "-:ftprobes/tret" >>$TR/kprobe_events
+else
+	ok 0 "record: ftrace's kprobe_events # SKIP no kprobe_events in tracefs"
+fi
+
+# --- filter --------------------------------------------------------------------
+echo 'b < 0 && a >= 5' >$T/events/tprobes/tentry/filter
+ok $? "filter: set on the probe's arguments"
+tring-record -q --no-statedump -o $OUT/probe-filter &
+rec=$!
+recording $OUT/probe-filter $rec
+echo 1 >$T/events/tprobes/tentry/enable
+echo "20 3" >$T/test/probe
+echo 0 >$T/events/tprobes/tentry/enable
+kill -INT $rec
+wait $rec
+ok $? "filter: tring-record exit status"
+echo "filtered a 5..19" >>$OUT/probe.expect
+echo 0 >$T/events/tprobes/tentry/filter
+
+# --- remove --------------------------------------------------------------------
+echo 1 >$T/events/tprobes/tret/enable
+! echo '-:tprobes/tret' >>$KE 2>/dev/null && [ -d $T/events/tprobes/tret ]
+ok $? "remove: refused while enabled (EBUSY)"
+! (: >$KE) 2>/dev/null && [ -d $T/events/tprobes/tentry ]
+ok $? "remove: O_TRUNC refused while one is enabled, nothing removed"
+echo 0 >$T/events/tprobes/tret/enable
+echo '-:tprobes/tret' >>$KE && [ ! -d $T/events/tprobes/tret ] &&
+	[ "$(grep -c . $KE)" = 1 ]
+ok $? "remove: a disabled probe removed, its files gone"
+(: >$KE) && [ ! -d $T/events/tprobes/tentry ] && [ -z "$(cat $KE)" ]
+ok $? "remove: O_TRUNC removes the rest"
+echo "$ENTRY" >>$KE && [ -d $T/events/tprobes/tentry ]
+ok $? "remove: the same name defined again"
+echo '-:tprobes/' >>$KE && [ -z "$(cat $KE)" ]
+ok $? "remove: a whole group with -:GRP/"
+
+# --- limit ---------------------------------------------------------------------
+i=0
+while [ $i -lt 1100 ]; do
+	echo "p:many/p$i tring_test_probe_target"
+	i=$((i + 1))
+done >/tmp/tring-probes
+dmesg -c >/dev/null
+! cat /tmp/tring-probes >>$KE 2>/dev/null
+ok $? "limit: 1100 definitions at once refused past the limit"
+[ "$(grep -c . $KE)" = 1024 ] && dmesg | grep -q 'too many probes'
+ok $? "limit: 1024 made ($(grep -c . $KE)), then 'too many probes'"
+(: >$KE) && [ -z "$(cat $KE)" ] && [ ! -d $T/events/many/p0 ]
+ok $? "limit: all removed with one O_TRUNC"
+rm -f /tmp/tring-probes
+tap_end
