@@ -181,7 +181,11 @@ static void tring_probe_show_def(struct seq_file *m,
 {
 	const struct tring_probe *p = ev->priv;
 
-	seq_printf(m, "probe: %s\nmissed: %lu\n", p->text,
+	/* Gone: its module was unloaded; kprobes never arms it again. */
+	seq_printf(m, "probe: %s\nstate: %s\nmissed: %lu\n", p->text,
+		   READ_ONCE(p->rp.kp.flags) & KPROBE_FLAG_GONE ?
+		   "gone (its code was unloaded)" :
+		   ev->on ? "enabled" : "disabled",
 		   READ_ONCE(p->rp.kp.nmissed) + READ_ONCE(p->rp.nmissed));
 }
 
@@ -502,7 +506,9 @@ static int tring_probe_add(struct tring_probe_def *def, const char *line,
 		err->msg = "an event of this name exists";
 		ret = -EEXIST;
 	} else {
-		ret = tring_probe_scratch_get() ?: tring_probe_resolve(def, err);
+		ret = tring_probe_scratch_get();
+		err->msg = ret ? "out of memory" : NULL;
+		ret = ret ?: tring_probe_resolve(def, err);
 	}
 	if (ret) {
 		tring_probe_free(def);
@@ -526,16 +532,59 @@ static int tring_probe_add(struct tring_probe_def *def, const char *line,
 	return ret;
 }
 
-/* Remove @p: its event disabled and gone, the kprobe unregistered. */
-static void tring_probe_delete(struct tring_probe *p)
+/*
+ * Unregister the kprobes and kretprobes of @victims at once: kprobes
+ * waits for running handlers once per call, not once per probe.
+ * Return: false if the arrays could not be had (nothing done).
+ */
+static bool tring_probe_unregister_many(struct list_head *victims,
+					unsigned int n)
 {
-	list_del(&p->node);
-	tring_probe_count--;
-	tring_gen_unlist(p->ev);
-	/* Waits for the handlers running. */
-	tring_probe_unregister(p);
-	tring_gen_put(p->ev);
-	tring_probe_free_one(p);
+	struct kretprobe **rps;
+	struct tring_probe *p;
+	struct kprobe **kps;
+	unsigned int nk = 0, nr = 0;
+
+	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
+	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
+	if (kps && rps) {
+		list_for_each_entry(p, victims, node) {
+			if (p->def->kind == TRING_PROBE_KRETPROBE)
+				rps[nr++] = &p->rp;
+			else
+				kps[nk++] = &p->rp.kp;
+		}
+		if (nk)
+			unregister_kprobes(kps, nk);
+		if (nr)
+			unregister_kretprobes(rps, nr);
+	}
+	kfree(kps);
+	kfree(rps);
+	return kps && rps;
+}
+
+/* Remove every probe on @victims (taken off the list), as many at once. */
+static void tring_probe_delete_list(struct list_head *victims)
+{
+	struct tring_probe *p, *tmp;
+	unsigned int n = 0;
+
+	list_for_each_entry(p, victims, node) {
+		tring_gen_unlist(p->ev);
+		n++;
+	}
+	if (!n)
+		return;
+	tring_probe_count -= n;
+	if (!tring_probe_unregister_many(victims, n))
+		list_for_each_entry(p, victims, node)
+			tring_probe_unregister(p);
+	list_for_each_entry_safe(p, tmp, victims, node) {
+		list_del(&p->node);
+		tring_gen_put(p->ev);
+		tring_probe_free_one(p);
+	}
 }
 
 /* Whether @p is named by removal @def ("-:[GRP/]EVENT", "-:GRP/"). */
@@ -552,6 +601,7 @@ static int tring_probe_remove(const struct tring_probe_def *def,
 			      struct tring_probe_error *err)
 {
 	struct tring_probe *p, *tmp;
+	LIST_HEAD(victims);
 	unsigned int n = 0;
 
 	list_for_each_entry(p, &tring_probes, node) {
@@ -569,7 +619,8 @@ static int tring_probe_remove(const struct tring_probe_def *def,
 	}
 	list_for_each_entry_safe(p, tmp, &tring_probes, node)
 		if (tring_probe_named(p, def))
-			tring_probe_delete(p);
+			list_move_tail(&p->node, &victims);
+	tring_probe_delete_list(&victims);
 	return 0;
 }
 
@@ -618,6 +669,7 @@ int tring_probe_command(const char *line, enum tring_probe_file file,
 int tring_probe_clear(enum tring_probe_file file)
 {
 	struct tring_probe *p, *tmp;
+	LIST_HEAD(victims);
 	int ret = 0;
 
 	mutex_lock(&tring_probe_lock);
@@ -626,7 +678,8 @@ int tring_probe_clear(enum tring_probe_file file)
 			ret = -EBUSY;
 	list_for_each_entry_safe(p, tmp, &tring_probes, node)
 		if (!ret && tring_probe_of(p, file))
-			tring_probe_delete(p);
+			list_move_tail(&p->node, &victims);
+	tring_probe_delete_list(&victims);
 	mutex_unlock(&tring_probe_lock);
 	return ret;
 }
@@ -654,11 +707,11 @@ void tring_probe_list(struct seq_file *m, enum tring_probe_file file)
  */
 void tring_probe_exit_all(void)
 {
-	struct tring_probe *p, *tmp;
+	LIST_HEAD(victims);
 
 	mutex_lock(&tring_probe_lock);
-	list_for_each_entry_safe(p, tmp, &tring_probes, node)
-		tring_probe_delete(p);
+	list_splice_init(&tring_probes, &victims);
+	tring_probe_delete_list(&victims);
 	mutex_unlock(&tring_probe_lock);
 	free_percpu(tring_probe_scratch);
 	tring_probe_scratch = NULL;

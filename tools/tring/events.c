@@ -443,6 +443,10 @@ int tr_select_events(struct tr_rec *r)
 		tr_err("-e chooses the default buffer's events, not an instance's");
 		return TR_EXIT_USAGE;
 	}
+	/* Their events are then selected as -e GROUP:EVENT. */
+	ret = tr_make_probes(r);
+	if (ret)
+		return ret;
 	ret = scan_events(r);
 	if (!ret)
 		ret = offer_generic(r);
@@ -509,6 +513,9 @@ int tr_restore_events(struct tr_rec *r)
 			ret = -1;
 		ev->changed = false;
 	}
+	/* Disabled now: the probes --probe made can go. */
+	if (tr_remove_probes(r))
+		ret = -1;
 	free(r->events);
 	r->events = NULL;
 	r->nevents = 0;
@@ -672,7 +679,8 @@ static bool list_match(const struct tr_rec *r, const char *group,
  * @r: the run (environment checked).
  *
  * tring's events first, then the kernel's events tring does not list yet
- * (from tracefs's available_events), each with its fields, one per line.
+ * (from tracefs's available_events), each with its fields, one per line;
+ * without a pattern, then the dynamic probes in force.
  *
  * Return: 0, or a TR_EXIT_* status.
  */
@@ -699,5 +707,7 @@ int tr_list_events(struct tr_rec *r)
 	}
 	if (f)
 		fclose(f);
+	if (!r->opt.list_glob)
+		tr_list_probes(r);
 	return fflush(stdout) ? TR_EXIT_OUTPUT : 0;
 }

@@ -152,8 +152,18 @@ static const char usage_head[] =
 "		events\" in tring.rst) is offered from tracefs's\n"
 "		available_events. Without -e, whatever is enabled is\n"
 "		recorded. The default buffer only.\n"
+"	--probe DEF\n"
+"		Make a dynamic probe for this recording (repeatable) and\n"
+"		record its event as if by -e: DEF is a line of\n"
+"		kprobe_events or uprobe_events, in ftrace's syntax\n"
+"		('p:mygrp/open do_sys_openat2 dfd=%di:s32',\n"
+"		'r:mygrp/ret vfs_read ret=$retval:s64'). A uprobe's target\n"
+"		may name a function, PATH:SYMBOL[+OFFS], found in the\n"
+"		file's symbol table, or be PATH:0xOFFSET. Removed at exit,\n"
+"		also after Ctrl-C or a failed start. A --filter right\n"
+"		after it applies to its event.\n"
 "	--filter EXPR\n"
-"		Record only the events of the -e just before it that EXPR\n"
+"		Record only the events of the -e or --probe just before it that EXPR\n"
 "		selects, in ftrace's filter syntax (pid == 42 && comm ~\n"
 "		\"ba*\"); written to each event's filter file, restored at\n"
 "		exit. The kernel drops the others before the buffer. The\n"
@@ -316,6 +326,7 @@ enum {
 	OPT_RESET,
 	OPT_MAX_SIZE,
 	OPT_ROTATE,
+	OPT_PROBE,
 };
 
 static const struct option long_options[] = {
@@ -334,6 +345,7 @@ static const struct option long_options[] = {
 	{ "no-statedump", no_argument,	    NULL, OPT_NO_STATEDUMP },
 	{ "event",	 required_argument, NULL, 'e' },
 	{ "filter",	 required_argument, NULL, OPT_FILTER },
+	{ "probe",	 required_argument, NULL, OPT_PROBE },
 	{ "list",	 no_argument,	    NULL, 'l' },
 	{ "pid",	 required_argument, NULL, 'p' },
 	{ "follow",	 no_argument,	    NULL, OPT_FOLLOW },
@@ -638,10 +650,12 @@ static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 			return bad_value("event", arg, "more than 64 -e options");
 		o->specs[o->nspecs++] = arg;
 		return 0;
+	case OPT_PROBE:
+		return tr_parse_probe(o, arg);
 	case OPT_FILTER:
 		if (!o->nspecs || o->filters[o->nspecs - 1])
 			return bad_value("filter", arg,
-					 "needs an -e before it, one filter each");
+					 "needs an -e or --probe before it, one filter each");
 		if (!*arg || strlen(arg) > 1024)
 			return bad_value("filter", arg, "empty or over 1024 bytes");
 		o->filters[o->nspecs - 1] = arg;

@@ -85,6 +85,9 @@ enum tr_drain {
 };
 
 #define TR_MAX_SPECS	64
+/* --probe options, and a definition's longest line (the kernel's). */
+#define TR_MAX_PROBES	32
+#define TR_PROBE_MAX_LINE	4094
 #define TR_MAX_PIDS	256
 
 struct tr_opts {
@@ -109,6 +112,9 @@ struct tr_opts {
 	const char *specs[TR_MAX_SPECS];	/* -e, in order */
 	const char *filters[TR_MAX_SPECS];	/* --filter of each, or NULL */
 	unsigned int nspecs;
+	const char *probe_defs[TR_MAX_PROBES];	/* --probe, in order */
+	char probe_specs[TR_MAX_PROBES][136];	/* each one's GROUP:EVENT */
+	unsigned int nprobes;
 	bool list;			/* --list: print the events, exit */
 	bool reset;			/* --reset: the module as loaded, exit */
 	uint64_t max_size;		/* --max-size, bytes; 0: none */
@@ -134,6 +140,14 @@ struct tr_event {
 	bool changed;		/* its enable was written: write it back */
 	const char *filter;	/* --filter to put in force, or NULL */
 	char *old_filter;	/* the filter found, while ours is in force */
+};
+
+/* A probe of --probe (probes.c). */
+struct tr_probe {
+	const char *file;	/* "kprobe_events" or "uprobe_events" */
+	char group[64];
+	char event[64];
+	bool made;		/* written: remove it at exit */
 };
 
 /* One CPU's stream and what was saved from it. */
@@ -275,6 +289,7 @@ struct tr_rec {
 	bool child_reaped;
 	int child_status;		/* from waitpid() */
 
+	struct tr_probe probes[TR_MAX_PROBES];	/* --probe */
 	struct tr_event *events;	/* with -e: every event, at setup */
 	unsigned int nevents, events_cap;
 
@@ -360,6 +375,14 @@ void tr_after_batch(struct tr_rec *r, uint64_t bytes);
 /* reset.c: --reset, and what an earlier run left */
 int tr_reset(struct tr_rec *r);
 void tr_warn_leftovers(struct tr_rec *r);
+
+/* probes.c: --probe; elf.c: a symbol's offset in an ELF file */
+int tr_parse_probe(struct tr_opts *o, const char *arg);
+int tr_make_probes(struct tr_rec *r);
+int tr_remove_probes(struct tr_rec *r);
+void tr_list_probes(struct tr_rec *r);
+int tr_elf_offset(const char *path, const char *name, uint64_t *off,
+		  const char **why);
 
 /* events.c: -e and --list */
 int tr_select_events(struct tr_rec *r);

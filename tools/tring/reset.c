@@ -6,6 +6,7 @@
  * left behind, which would silently record less.
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -114,6 +115,35 @@ static int switch_off(struct tr_rec *r, const char *name)
 	return ret ? -1 : 0;
 }
 
+/*
+ * Every dynamic probe removed: <tring>/@name opened with O_TRUNC, as
+ * ftrace's "echo > kprobe_events"; their events are off already.
+ * Return: 0 or -1.
+ */
+static int remove_probes(struct tr_rec *r, const char *name)
+{
+	char path[4096], line[512];
+	unsigned int n = 0;
+	FILE *f;
+	int fd;
+
+	if (!tring_file(r, name, path, sizeof(path)))
+		return 0;
+	f = fopen(path, "re");
+	while (f && fgets(line, sizeof(line), f))
+		n += !!strchr(line, '\n');
+	if (f)
+		fclose(f);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0) {
+		tr_err("cannot clear %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	tr_note(r, "%s: %u probes removed", name, n);
+	return 0;
+}
+
 /* Every event off, every filter gone; generic events stay offered. */
 static int reset_events(struct tr_rec *r)
 {
@@ -126,6 +156,8 @@ static int reset_events(struct tr_rec *r)
 	ret |= tr_reset_events(r, &disabled, &filters);
 	tr_note(r, "events: all disabled (%u enable files were on), %u filters removed",
 		disabled, filters);
+	ret |= remove_probes(r, "kprobe_events");
+	ret |= remove_probes(r, "uprobe_events");
 	if (tring_file(r, "events/generic_events", path, sizeof(path)))
 		tr_note(r, "generic events offered stay offered, disabled: this tring module cannot withdraw them");
 	return ret;

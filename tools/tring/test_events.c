@@ -211,30 +211,6 @@ static void test_events_filter(void)
 	CHECK(record("-e sched --filter a==1 --filter b==2") == TR_EXIT_USAGE);
 }
 
-/* Run tring-record with @args; its standard output into @out. */
-static int run_stdout(const char *args, char *out, size_t size)
-{
-	char path[600];
-	int saved, fd, ret;
-	ssize_t n;
-
-	snprintf(path, sizeof(path), "%s/stdout.txt", fk.root);
-	fflush(stdout);
-	saved = dup(1);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-	dup2(fd, 1);
-	close(fd);
-	ret = run(args);
-	fflush(stdout);
-	dup2(saved, 1);
-	close(saved);
-	fd = open(path, O_RDONLY);
-	n = read(fd, out, size - 1);
-	close(fd);
-	out[n > 0 ? n : 0] = '\0';
-	return ret;
-}
-
 /* --list [GLOB]: the events and their fields, tring's and tracefs's. */
 static void test_events_list(void)
 {
@@ -318,6 +294,7 @@ static void test_events_reset(void)
 	tring_write("buffer_size_kb", "256\n");
 	tring_write("overwrite", "1\n");
 	tring_write("trace_clock", "mono [local]\n");
+	tring_write("kprobe_events", "p:a/b f\np:a/c g\n");
 	snprintf(sys, sizeof(sys), "%s/sys", fk.root);
 	mkdirs("%s/module/tring/parameters", sys);
 	snprintf(sys, sizeof(sys), "%s/sys/module/tring/parameters/subbuf_size",
@@ -345,6 +322,8 @@ static void test_events_reset(void)
 	CHECK(!strcmp(tring_line("trace_clock"), "[mono] local"));
 	CHECK(err_has("2 enable files were on") && err_has("1 filters removed"));
 	CHECK(err_has("cannot withdraw them"));
+	CHECK(err_has("kprobe_events: 2 probes removed"));
+	CHECK(!strcmp(tring_line("kprobe_events"), ""));
 	CHECK(out_size("") == -1 && !strstr(fk.events, "open"));
 
 	/* Without the module's parameters: the knobs stay, exit 2. */

@@ -174,6 +174,47 @@ static int fake_offer(const char *val)
 }
 
 /*
+ * As kprobe_events and uprobe_events: a line is appended and its event
+ * made (events/GROUP/EVENT, "kprobes/p_fake" when it names none); one
+ * with "bad" in it is refused; "-:GROUP/EVENT" takes the line out.
+ */
+static int fake_probe(const char *path, const char *val)
+{
+	char text[4096] = "", line[512], name[200], *w, *slash;
+	size_t n = 0;
+	FILE *f;
+
+	logev("probe %s\n", val);
+	if (strstr(val, "bad"))
+		return -EINVAL;
+	f = fopen(path, "r");
+	while (f && fgets(line, sizeof(line), f)) {
+		w = strchr(line, ':');
+		if (strncmp(val, "-:", 2) || !w ||
+		    strncmp(w + 1, val + 2, strlen(val + 2)))
+			n += snprintf(text + n, sizeof(text) - n, "%s", line);
+	}
+	if (f)
+		fclose(f);
+	if (strncmp(val, "-:", 2)) {
+		w = strchr(val, ':');
+		snprintf(name, sizeof(name), "%.*s",
+			 w && w < val + strcspn(val, " \t") ?
+			 (int)strcspn(w + 1, " \t") : 0, w ? w + 1 : "");
+		if (!name[0])
+			strcpy(name, "kprobes/p_fake");
+		snprintf(text + n, sizeof(text) - n, "%c:%s %s\n", val[0], name,
+			 val + strcspn(val, " \t") + 1);
+		slash = strchr(name, '/');
+		if (slash)
+			*slash = ':';
+		fake_offer(name);
+	}
+	write_file(path, text);
+	return 0;
+}
+
+/*
  * As a generic event's filter file: "0" removes the filter; one naming
  * "nosuch" is refused, the error shown before the filter in force.
  */
@@ -219,6 +260,8 @@ static int fake_knob_write(const char *path, const char *val)
 		return fake_offer(val);
 	if (!strcmp(name, "filter"))
 		return fake_filter(path, val);
+	if (!strcmp(name, "kprobe_events") || !strcmp(name, "uprobe_events"))
+		return fake_probe(path, val);
 	f = fopen(path, "w");
 	if (!f)
 		return -errno;

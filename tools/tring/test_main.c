@@ -216,6 +216,30 @@ int record(const char *extra)
 	return run(args);
 }
 
+/* Run tring-record with @args; its standard output into @out. */
+int run_stdout(const char *args, char *out, size_t size)
+{
+	char path[600];
+	int saved, fd, ret;
+	ssize_t n;
+
+	snprintf(path, sizeof(path), "%s/stdout.txt", fk.root);
+	fflush(stdout);
+	saved = dup(1);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+	dup2(fd, 1);
+	close(fd);
+	ret = run(args);
+	fflush(stdout);
+	dup2(saved, 1);
+	close(saved);
+	fd = open(path, O_RDONLY);
+	n = read(fd, out, size - 1);
+	close(fd);
+	out[n > 0 ? n : 0] = '\0';
+	return ret;
+}
+
 /* A value from out/.tring-record.summary; ~0 when missing. */
 uint64_t sum(const char *key)
 {
@@ -374,6 +398,7 @@ static const struct test *const suites[] = {
 	events_tests,
 	track_tests,
 	relay_tests,
+	probes_tests,
 };
 
 /*

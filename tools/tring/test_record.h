@@ -102,7 +102,8 @@ struct test {
 
 /* Each file's tests, ended by { NULL }. */
 extern const struct test save_tests[], stop_tests[], setup_tests[],
-	layout_tests[], events_tests[], track_tests[], relay_tests[];
+	layout_tests[], events_tests[], track_tests[], relay_tests[],
+	probes_tests[];
 
 /* test_fake.c: the fake writer and backend */
 extern const struct tr_ops fake_ops;
@@ -124,6 +125,7 @@ void fake_setup(unsigned int ncpus, uint64_t size, unsigned int count,
 void fake_watermark(unsigned int wm);
 int run(const char *args);
 int record(const char *extra);
+int run_stdout(const char *args, char *out, size_t size);
 uint64_t sum(const char *key);
 bool sum_is(const char *key, const char *val);
 long long out_size(const char *name);

@@ -353,6 +353,10 @@ if [ -f "$px" ]; then
 	check "probe: babeltrace2 reads the filtered trace" bt "$pf"
 	check "probe: the filter kept a = 5 to 19 only" \
 		test "$(sed -n 's/.* tentry: .* a = \([0-9]*\), b = .*/\1/p' "$pf.bt" | tr '\n' ' ')" = "$(seq 5 19 | tr '\n' ' ')"
+	pc=$traces/probe-cmd
+	check "probe: babeltrace2 reads tring-record --probe's trace" bt "$pc"
+	check "probe: --probe --filter -- COMMAND: the command's calls with a >= 10 only (a = 10 to 29)" \
+		test "$(sed -n 's/.* centry: .* a = \([0-9]*\) .*/\1/p' "$pc.bt" | tr '\n' ' ')" = "$(seq 10 29 | tr '\n' ' ')"
 fi
 
 # --- wakeup: tring's reader wakeups, raised inside generic handlers -----------

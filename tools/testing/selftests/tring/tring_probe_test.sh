@@ -17,9 +17,12 @@
 #            kprobe_events has the same definitions (probe.ftrace):
 #            check-traces.sh compares the two on the host
 #   filter   a filter on an argument of the probe: only what matches
+#   command  tring-record --probe DEF --filter EXPR -- COMMAND: only the
+#            command's calls that match, while another process calls too
 #   remove   a removal while enabled (EBUSY), disabled, O_TRUNC
-#   limit    1100 definitions written at once: 1024 made, then ENOSPC;
+#   limit    10000 definitions written at once: 1024 made, then ENOSPC;
 #            all removed with one O_TRUNC
+#   module   the probed module unloaded under an enabled probe: gone
 # A kernel without kprobes has no kprobe_events: the test says so.
 
 T=/sys/kernel/debug/tring
@@ -149,6 +152,22 @@ ok $? "filter: tring-record exit status"
 echo "filtered a 5..19" >>$OUT/probe.expect
 echo 0 >$T/events/tprobes/tentry/filter
 
+# --- command: tring-record --probe --filter -- COMMAND ---------------------------
+# The command's calls with a >= 10 only; another process calls the same
+# function meanwhile (outside the command's tree: not recorded).
+rm -f /tmp/tring-probe-stop
+( while [ ! -f /tmp/tring-probe-stop ]; do echo "50 0" >$T/test/probe; done ) &
+other=$!
+tring-record -q --no-statedump -o $OUT/probe-cmd \
+	--probe 'p:cmd/centry tring_test_probe_target a=%di:u64' --filter 'a >= 10' \
+	-- sh -c "echo '30 1' >$T/test/probe"
+ok $? "command: tring-record --probe --filter -- COMMAND exit status"
+touch /tmp/tring-probe-stop
+wait $other
+! grep -q cmd/centry $KE && [ ! -d $T/events/cmd/centry ]
+ok $? "command: the probe removed at exit"
+echo "command a 10..29" >>$OUT/probe.expect
+
 # --- remove --------------------------------------------------------------------
 echo 1 >$T/events/tprobes/tret/enable
 ! echo '-:tprobes/tret' >>$KE 2>/dev/null && [ -d $T/events/tprobes/tret ]
@@ -168,16 +187,26 @@ ok $? "remove: a whole group with -:GRP/"
 
 # --- limit ---------------------------------------------------------------------
 i=0
-while [ $i -lt 1100 ]; do
+while [ $i -lt 10000 ]; do
 	echo "p:many/p$i tring_test_probe_target"
 	i=$((i + 1))
 done >/tmp/tring-probes
 dmesg -c >/dev/null
 ! cat /tmp/tring-probes >>$KE 2>/dev/null
-ok $? "limit: 1100 definitions at once refused past the limit"
+ok $? "limit: 10000 definitions at once refused past the limit"
 [ "$(grep -c . $KE)" = 1024 ] && dmesg | grep -q 'too many probes'
 ok $? "limit: 1024 made ($(grep -c . $KE)), then 'too many probes'"
 (: >$KE) && [ -z "$(cat $KE)" ] && [ ! -d $T/events/many/p0 ]
 ok $? "limit: all removed with one O_TRUNC"
 rm -f /tmp/tring-probes
+
+# --- module: the probed module unloaded under an enabled probe ------------------
+echo "$ENTRY" >>$KE && echo 1 >$T/events/tprobes/tentry/enable &&
+	grep -q '^state: enabled' $T/events/tprobes/tentry/format
+ok $? "module: a probe on tring_test.ko enabled"
+rmmod tring_test && grep -q '^state: gone' $T/events/tprobes/tentry/format
+ok $? "module: tring_test.ko unloaded under it; its format says gone"
+echo 0 >$T/events/tprobes/tentry/enable && echo '-:tprobes/tentry' >>$KE &&
+	insmod /lib/tring/tring_test.ko
+ok $? "module: the gone probe disabled and removed, the module back"
 tap_end
