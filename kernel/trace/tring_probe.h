@@ -3,7 +3,8 @@
  * tring: dynamic probe definitions, in ftrace's syntax of kprobe_events
  * and uprobe_events (Documentation/trace/kprobetrace.rst and
  * uprobetracer.rst), parsed and compiled by tring_probe_parse.c (the
- * line, the probe point) and tring_probe_fetch.c (the fetch arguments).
+ * line, the probe point) and tring_probe_fetch.c (the fetch arguments);
+ * the programs run at a hit by tring_probe_eval.c.
  *
  * One line becomes one struct tring_probe_def: what to probe, the event's
  * name, and per argument a small fetch program and its place in the
@@ -93,9 +94,10 @@ enum tring_probe_kind {
  * A program is one source op (or the two of @SYM: its address and the
  * load there), then dereferences from the innermost out, then exactly one
  * store op, the last. A store op's @size is the bytes it stores in the
- * record: the type's, 4 (the __data_loc word) for a string. An evaluator
- * (a later piece) walks the ops once; a fault in a load ends the program
- * and stores zero, or an empty string, as ftrace does.
+ * record: the type's, 4 (the __data_loc word) for a string.
+ * tring_probe_eval() (tring_probe_eval.c) walks the ops once; a fault ends
+ * the program and stores zero, or for a string the string "(fault)", what
+ * ftrace shows for a string it could not read.
  */
 enum tring_probe_opcode {
 	TRING_PROBE_OP_REG,
@@ -260,6 +262,18 @@ void tring_probe_free(struct tring_probe_def *def);
 int tring_probe_error_show(char *buf, size_t size, const char *line,
 			   const struct tring_probe_error *err);
 
+struct pt_regs;
+
+/**
+ * struct tring_probe_ctx - where a probe was hit, for tring_probe_eval()
+ * @regs: the registers at the hit: the function's entry, or its return
+ *	for a return probe.
+ * @ip: __probe_ip: the probed address; a return probe's __probe_func.
+ * @ret_ip: a return probe's __probe_ret_ip: where the function returns.
+ * @bp_addr: a uprobe's probed address in the task's memory (@+OFFS).
+ * @user: a uprobe (or uretprobe): $argN past the sixth, $stackN and
+ *	every dereference read user memory.
+ */
 struct tring_probe_ctx {
 	struct pt_regs *regs;
 	unsigned long ip;
@@ -267,6 +281,7 @@ struct tring_probe_ctx {
 	unsigned long bp_addr;
 	bool user;
 };
+
 unsigned int tring_probe_eval(const struct tring_probe_def *def,
 			      const struct tring_probe_ctx *ctx, u8 *rec,
 			      unsigned int base, unsigned int cap, u32 *faults);

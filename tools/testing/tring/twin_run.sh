@@ -13,7 +13,7 @@
 
 O=$1
 shift
-PROGS="twin_unit twin_stress twin_filter twin_persist twin_probe"
+PROGS="twin_unit twin_stress twin_filter twin_persist twin_probe twin_probe_eval"
 LOGS=$O/logs
 mkdir -p "$LOGS"
 

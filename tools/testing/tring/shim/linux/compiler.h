@@ -30,6 +30,7 @@
 #define __iomem
 #define __must_check	__attribute__((__warn_unused_result__))
 #define __maybe_unused	__attribute__((__unused__))
+#define fallthrough	__attribute__((__fallthrough__))
 
 #define likely(x)	__builtin_expect(!!(x), 1)
 #define unlikely(x)	__builtin_expect(!!(x), 0)

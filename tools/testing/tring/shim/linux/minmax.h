@@ -16,6 +16,7 @@
 
 #define min(x, y)	__twin_cmp(<, x, y)
 #define max(x, y)	__twin_cmp(>, x, y)
+#define min3(x, y, z)	min((typeof(x))min(x, y), z)
 #define min_t(type, x, y)	min((type)(x), (type)(y))
 #define max_t(type, x, y)	max((type)(x), (type)(y))
 #define clamp(val, lo, hi)	min(max(val, lo), hi)
