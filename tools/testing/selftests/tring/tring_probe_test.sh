@@ -123,6 +123,7 @@ ok $? "record: tring-record exit status"
 	echo "calls $N"
 	echo "seed $SEED"
 	echo "sum $(cat $T/test/probe)"
+	echo "addr $(grep ' tring_test_probe_target' /proc/kallsyms | cut -d' ' -f1)"
 	[ $fk = 1 ] && echo "ftrace yes"
 } >$OUT/probe.expect
 [ "$(cat $T/test/probe)" = $(((N - 1) * N + N * SEED)) ]
