@@ -8,6 +8,7 @@
 
 #include <linux/mm.h>
 #include <linux/ring_buffer.h>
+#include <linux/uprobes.h>
 
 /*
  * 6.3 made vma->vm_flags read-only behind vm_flags_mod() and friends.
@@ -34,6 +35,46 @@ static inline int tring_rb_unlock_commit(struct trace_buffer *buffer,
 	return ring_buffer_unlock_commit(buffer);
 #else
 	return ring_buffer_unlock_commit(buffer, event);
+#endif
+}
+
+/*
+ * 6.12 made uprobe_register() return the uprobe, the handle that
+ * uprobe_unregister_nosync() takes; uprobe_unregister_sync() then waits
+ * for the handlers running (6.1's uprobe_unregister() waits itself: it
+ * takes the uprobe's register_rwsem, which the handlers run under).
+ * Kbuild defines TRING_HAVE_UPROBE_NOSYNC when <linux/uprobes.h> has it.
+ * @handle: where 6.12's uprobe is kept between the two calls.
+ */
+static inline int tring_uprobe_register(struct inode *inode, loff_t offset,
+					loff_t ref_ctr_offset,
+					struct uprobe_consumer *uc,
+					struct uprobe **handle)
+{
+#ifdef TRING_HAVE_UPROBE_NOSYNC
+	struct uprobe *u = uprobe_register(inode, offset, ref_ctr_offset, uc);
+
+	if (IS_ERR(u))
+		return PTR_ERR(u);
+	*handle = u;
+	return 0;
+#else
+	return uprobe_register_refctr(inode, offset, ref_ctr_offset, uc);
+#endif
+}
+
+/* Unregister what tring_uprobe_register() did; no handler runs after. */
+static inline void tring_uprobe_unregister(struct inode *inode,
+					   loff_t offset,
+					   struct uprobe_consumer *uc,
+					   struct uprobe **handle)
+{
+#ifdef TRING_HAVE_UPROBE_NOSYNC
+	uprobe_unregister_nosync(*handle, uc);
+	uprobe_unregister_sync();
+	*handle = NULL;
+#else
+	uprobe_unregister(inode, offset, uc);
 #endif
 }
 

@@ -50,7 +50,8 @@ enum tring_probe_file {
  * @TRING_PROBE_KRETPROBE: a kretprobe: "r", or "p" and "%return".
  * @TRING_PROBE_UPROBE: a uprobe: "p" in uprobe_events.
  * @TRING_PROBE_URETPROBE: a uretprobe: "r", or "p" and "%return".
- * @TRING_PROBE_REMOVE: "-:": remove the event named (of either file).
+ * @TRING_PROBE_REMOVE: "-:": remove the event named (of the file's kind:
+ *	kprobe_events removes kprobes only, uprobe_events uprobes only).
  */
 enum tring_probe_kind {
 	TRING_PROBE_KPROBE,

@@ -10,7 +10,9 @@
  * probe's field table, so that events/GROUP/EVENT/ has enable, format,
  * filter and id like every other event and the metadata, the bulk and
  * group enables, filters and tracking treat it as one. Its ->ops turn
- * the kprobe on and off.
+ * the kprobe on and off. A line of uprobe_events becomes a uprobe or
+ * uretprobe the same way, its own part in tring_probe_uprobe.c (which
+ * registers it while its event is enabled).
  *
  * A hit evaluates the definition's fetch programs (tring_probe_eval())
  * into a per-CPU scratch record of the kernel's layout, then hands it to
@@ -36,8 +38,8 @@
  * Concurrency: tring_probes and every probe's life are under
  * tring_probe_lock (process context). A handler reads the probe, its
  * definition and its event, which live until the kprobe is unregistered
- * (which waits for running handlers); the scratch belongs to one CPU and
- * level, with preemption off.
+ * (which waits for running handlers; a uprobe's: until its event is off);
+ * the scratch belongs to one CPU and level, with preemption off.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -90,9 +92,17 @@ static void tring_probe_missed(struct tring_probe *p)
 		tring_gen_lost(m - seen);
 }
 
-/* One hit of @p: the record made in the scratch, then written. */
-static void tring_probe_hit(struct tring_probe *p,
-			    const struct tring_probe_ctx *ctx)
+/**
+ * tring_probe_hit - record one hit of a probe
+ * @p: the probe, whose handler runs.
+ * @ctx: what its fetch programs read (the registers, the addresses).
+ *
+ * The record is made in this CPU's scratch of the context's level, then
+ * written with tring_gen_record(). Any context, preemptible or not (a
+ * uprobe's handler runs in the task, preemptible): preemption is off
+ * here from the scratch's look-up to the write.
+ */
+void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 {
 	struct tring_probe_scratch *s;
 	unsigned int level, len;
@@ -100,7 +110,6 @@ static void tring_probe_hit(struct tring_probe *p,
 	s32 pid;
 	u8 *rec;
 
-	tring_probe_missed(p);
 	if (tring_track_skip(current, NULL))
 		return;
 	/* The scratch is this CPU's; the buffer is looked up in it too. */
@@ -135,6 +144,7 @@ static int tring_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
 		.regs = regs, .ip = (unsigned long)kp->addr,
 	};
 
+	tring_probe_missed(p);
 	tring_probe_hit(p, &ctx);
 	return 0;
 }
@@ -152,6 +162,7 @@ static int tring_kretprobe_ret(struct kretprobe_instance *ri,
 	p = container_of(rp, struct tring_probe, rp);
 	ctx.ip = (unsigned long)rp->kp.addr;
 	ctx.ret_ip = get_kretprobe_retaddr(ri);
+	tring_probe_missed(p);
 	tring_probe_hit(p, &ctx);
 	return 0;
 }
@@ -277,7 +288,8 @@ static struct tring_gen_event *tring_probe_new_event(struct tring_probe *p)
 		return ERR_PTR(-ENOMEM);
 	kref_init(&ev->ref);
 	ev->gone = true;	/* until listed (tring_gen_add()) */
-	ev->ops = &tring_probe_gen_ops;
+	ev->ops = tring_probe_user(def) ? &tring_uprobe_gen_ops :
+		  &tring_probe_gen_ops;
 	ev->priv = p;
 	/* One allocation: "group\0name\0", as tring_generic.c's. */
 	ev->group = kmalloc(glen + strlen(def->event) + 1, GFP_KERNEL);
@@ -404,8 +416,11 @@ static int tring_probe_register(struct tring_probe *p)
 	return 0;
 }
 
+/* A uprobe is registered only while its event is enabled. */
 static void tring_probe_unregister(struct tring_probe *p)
 {
+	if (tring_probe_user(p->def))
+		return;
 	if (p->def->kind == TRING_PROBE_KRETPROBE)
 		unregister_kretprobe(&p->rp);
 	else
@@ -431,12 +446,15 @@ static char *tring_probe_text(const struct tring_probe_def *def,
 		return kasprintf(GFP_KERNEL, "r%u:%s/%s %.*s", def->maxactive,
 				 def->group, def->event, (int)len, rest);
 	return kasprintf(GFP_KERNEL, "%c:%s/%s %.*s",
-			 def->kind == TRING_PROBE_KRETPROBE ? 'r' : 'p',
+			 def->kind == TRING_PROBE_KRETPROBE ||
+			 def->kind == TRING_PROBE_URETPROBE ? 'r' : 'p',
 			 def->group, def->event, (int)len, rest);
 }
 
 static void tring_probe_free_one(struct tring_probe *p)
 {
+	if (tring_probe_user(p->def))
+		tring_uprobe_release(p);
 	tring_probe_free(p->def);
 	kfree(p->text);
 	kfree(p);
@@ -449,11 +467,15 @@ static int tring_probe_make(struct tring_probe *p,
 	struct tring_gen_event *ev;
 	int ret;
 
-	ret = tring_probe_register(p);
-	if (ret) {
-		err->msg = tring_probe_why(ret);
-		return ret;
+	if (tring_probe_user(p->def)) {
+		ret = tring_uprobe_prepare(p, err);
+	} else {
+		ret = tring_probe_register(p);
+		if (ret)
+			err->msg = tring_probe_why(ret);
 	}
+	if (ret)
+		return ret;
 	ev = tring_probe_new_event(p);
 	if (IS_ERR(ev)) {
 		ret = PTR_ERR(ev);
@@ -548,10 +570,11 @@ static bool tring_probe_unregister_many(struct list_head *victims,
 	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
 	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
 	if (kps && rps) {
+		/* A uprobe was unregistered when its event was disabled. */
 		list_for_each_entry(p, victims, node) {
 			if (p->def->kind == TRING_PROBE_KRETPROBE)
 				rps[nr++] = &p->rp;
-			else
+			else if (!tring_probe_user(p->def))
 				kps[nk++] = &p->rp.kp;
 		}
 		if (nk)
@@ -589,15 +612,19 @@ static void tring_probe_delete_list(struct list_head *victims)
 
 /* Whether @p is named by removal @def ("-:[GRP/]EVENT", "-:GRP/"). */
 static bool tring_probe_named(const struct tring_probe *p,
-			      const struct tring_probe_def *def)
+			      const struct tring_probe_def *def,
+			      enum tring_probe_file file)
 {
+	if (!tring_probe_of(p, file))
+		return false;
 	if (def->group && strcmp(p->def->group, def->group))
 		return false;
 	return !def->event[0] || !strcmp(p->def->event, def->event);
 }
 
-/* Remove the probes @def names, none if one of them is enabled. */
+/* Remove @file's probes @def names, none if one of them is enabled. */
 static int tring_probe_remove(const struct tring_probe_def *def,
+			      enum tring_probe_file file,
 			      struct tring_probe_error *err)
 {
 	struct tring_probe *p, *tmp;
@@ -605,7 +632,7 @@ static int tring_probe_remove(const struct tring_probe_def *def,
 	unsigned int n = 0;
 
 	list_for_each_entry(p, &tring_probes, node) {
-		if (!tring_probe_named(p, def))
+		if (!tring_probe_named(p, def, file))
 			continue;
 		if (READ_ONCE(p->ev->on)) {
 			err->msg = "the probe is enabled";
@@ -618,19 +645,20 @@ static int tring_probe_remove(const struct tring_probe_def *def,
 		return -ENOENT;
 	}
 	list_for_each_entry_safe(p, tmp, &tring_probes, node)
-		if (tring_probe_named(p, def))
+		if (tring_probe_named(p, def, file))
 			list_move_tail(&p->node, &victims);
 	tring_probe_delete_list(&victims);
 	return 0;
 }
 
 /**
- * tring_probe_command - run one line written to kprobe_events
+ * tring_probe_command - run one line written to kprobe_events or uprobe_events
  * @line: the line (NUL-terminated, without its newline).
  * @file: the file it was written to.
  * @err: where the error goes (a static message, and a position in @line).
  *
- * Defines a probe, or removes those a "-:" line names. Nothing changes
+ * Defines a probe, or removes those of @file's kind a "-:" line names
+ * (as ftrace's files, each removes its own kind only). Nothing changes
  * when it fails. Process context.
  *
  * Return: 0 (also for a blank line or a comment), or -errno with @err set.
@@ -651,7 +679,7 @@ int tring_probe_command(const char *line, enum tring_probe_file file,
 	mutex_lock(&tring_probe_lock);
 	if (def->kind == TRING_PROBE_REMOVE) {
 		err->pos = 0;
-		ret = tring_probe_remove(def, err);
+		ret = tring_probe_remove(def, file, err);
 		tring_probe_free(def);
 	} else {
 		ret = tring_probe_add(def, line, err);

@@ -365,6 +365,50 @@ if [ -f "$px" ]; then
 		test "$(sed -n 's/.* centry: .* a = \([0-9]*\) .*/\1/p' "$pc.bt" | tr '\n' ' ')" = "$(seq 10 29 | tr '\n' ' ')"
 fi
 
+# --- uprobe: uprobes and uretprobes, against ftrace's uprobe_events -------
+# tring_uprobe_test.sh: tring_uprobe_target(i, seed - i) of the static
+# program tring_uprobe_target called N times under a uprobe (a, b) and a
+# uretprobe (ret = i + seed), ftrace's uprobe_events with the same
+# definitions at once (uprobe.ftrace); then a uprobe on a copy of the
+# program, unlinked while it ran M calls (uprobe-del).
+ux=$traces/uprobe.expect
+u=$traces/uprobe
+if [ -f "$ux" ]; then
+	un=$(expected "$ux" calls)
+	us=$(expected "$ux" seed)
+	check "uprobe: babeltrace2 reads the trace" bt "$u"
+	check "uprobe: nothing lost" test "$(summary_sum "$u/.tring-record.summary" lost)" = 0
+	check "uprobe: $un uprobe events, $un uretprobe events" \
+		test "$(grep -c ' uentry: ' "$u.bt") $(grep -c ' uret: ' "$u.bt")" = "$un $un"
+	check "uprobe: every event from the one process that called" \
+		test "$(sed -n 's/.* u\(entry\|ret\): .*common_pid = \([0-9]*\),.*/\2/p' "$u.bt" | sort -u | wc -l)" = 1
+	sed -n 's/.* uentry: .* a = \([0-9]*\), b = \(-*[0-9]*\) }.*/\1 \2/p' "$u.bt" >"$u.args"
+	check "uprobe: every call's arguments decoded (a = i, b = $us - i)" \
+		test "$(cat "$u.args")" = "$(seq 0 $((un - 1)) | awk -v s="$us" '{ print $1, s - $1 }')"
+	sed -n 's/.* uret: .* ret = \(-*[0-9]*\) }.*/\1/p' "$u.bt" >"$u.rets"
+	check "uprobe: every return value decoded (ret = i + $us), in call order" \
+		test "$(tr '\n' ' ' <"$u.rets")" = "$(seq 0 $((un - 1)) | awk -v s="$us" '{ printf "%d ", $1 + s }')"
+	check "uprobe: the uretprobe's sum = what the calls returned ($(expected "$ux" sum))" \
+		test "$(awk '{ s += $1 } END { print s }' "$u.rets")" = "$(expected "$ux" sum)"
+	# babeltrace2 prints hexadecimal in upper case, ftrace in lower.
+	uip=$(sed -n 's/.* uentry: .*_probe_ip = 0x\([0-9A-Fa-f]*\),.*/0x\1/p' "$u.bt" | sort -u | tr A-F a-f)
+	check "uprobe: one probed address ($uip), the uretprobe's function, with return addresses" \
+		test -n "$uip" -a "$(echo "$uip" | wc -l) $(sed -n 's/.* uret: .*_probe_func = 0x\([0-9A-Fa-f]*\),.*/0x\1/p' "$u.bt" | sort -u | tr A-F a-f)" = "1 $uip" -a "$uip" != 0x0 -a \
+		"$(grep -c ' uret: .*_probe_ret_ip = 0x[0-9A-F]*[1-9A-F][0-9A-F]*,' "$u.bt")" = "$un"
+	if [ "$(expected "$ux" ftrace)" = yes ]; then
+		sed -n 's/.* uentry: .* a=\([0-9]*\) b=\(-*[0-9]*\).*/\1 \2/p' \
+			"$traces/uprobe.ftrace" >"$u.ftrace-args"
+		check "uprobe: the same arguments as ftrace's uprobe_events ($(wc -l <"$u.ftrace-args") calls)" \
+			cmp -s "$u.args" "$u.ftrace-args"
+		check "uprobe: the same probed address as ftrace's" \
+			grep -q " uentry: ($uip)" "$traces/uprobe.ftrace"
+	fi
+	ud=$traces/uprobe-del
+	check "uprobe: babeltrace2 reads the unlinked program's trace" bt "$ud"
+	check "uprobe: the unlinked program's $(expected "$ux" deleted) calls recorded" \
+		test "$(grep -c ' udel: ' "$ud.bt")" = "$(expected "$ux" deleted)"
+fi
+
 # --- wakeup: tring's reader wakeups, raised inside generic handlers -----------
 # tring_generic_life_test.sh (kernels with ipi:ipi_send_cpu): 20000
 # tring_tp_a generic events, a reader woken at every sub-buffer; the
