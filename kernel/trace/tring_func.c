@@ -257,14 +257,17 @@ static int tring_func_commit(void)
 /* Apply the words of @buf to the match ops; the first that fails stops. */
 static int tring_func_words(char *buf)
 {
-	char *word;
+	char *word, *glob;
 	int ret;
 
 	while ((word = strsep(&buf, " \t\n")) != NULL) {
 		if (!*word)
 			continue;
-		ret = ftrace_set_filter(&tring_func_match_ops, word,
-					strlen(word), 0);
+		/* ftrace cuts the glob's '*' off: the word is kept to show. */
+		glob = kstrdup(word, GFP_KERNEL);
+		ret = glob ? ftrace_set_filter(&tring_func_match_ops, glob,
+					       strlen(glob), 0) : -ENOMEM;
+		kfree(glob);
 		if (ret == -EINVAL)
 			pr_warn("functions: '%s' matches no function ftrace can trace\n",
 				word);
