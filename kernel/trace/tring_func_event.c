@@ -119,32 +119,35 @@ static int tring_func_sync(struct tring_func_tracer *t)
  * registered); the ops is registered if the event is enabled and @nr is
  * not 0. Process context.
  *
- * Return: 0, or -errno with the filter in force unchanged.
+ * Return: 0, or -errno with the ops registered as it was (unregistered
+ * if it was not: then its filter no longer matters, it is set again
+ * before the ops is registered).
  */
 int tring_func_tracer_set(const unsigned long *ips, unsigned int nr)
 {
 	struct tring_func_tracer *t = &tring_func_tracer;
-	unsigned int old = t->nr;
 	int ret = 0;
 
 	mutex_lock(&tring_func_ops_lock);
 	if (!nr) {
 		/* Unregistered first: an empty filter traces everything. */
 		t->nr = 0;
-		ret = tring_func_sync(t);
-		if (!ret)
-			ret = ftrace_set_filter_ips(&t->ops, NULL, 0, 0, 1);
+		tring_func_sync(t);
+		/* Only frees the old filter: a failure is no harm. */
+		ftrace_set_filter_ips(&t->ops, NULL, 0, 0, 1);
 	} else {
 		/* ftrace does not change @ips: its prototype is older. */
 		ret = ftrace_set_filter_ips(&t->ops, (unsigned long *)ips, nr,
 					    0, 1);
-		if (!ret) {
+		if (!ret && !t->registered) {
 			t->nr = nr;
 			ret = tring_func_sync(t);
+			if (ret)
+				t->nr = 0;
+		} else if (!ret) {
+			t->nr = nr;
 		}
 	}
-	if (ret)
-		t->nr = old;
 	mutex_unlock(&tring_func_ops_lock);
 	return ret;
 }
