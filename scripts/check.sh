@@ -291,7 +291,11 @@ static_checks() {
 mark build
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
-SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null) $top/tools/testing/selftests/tring/tring_trace_test.sh $top/tools/testing/selftests/tring/tring_generic_test.sh $top/tools/testing/selftests/tring/tring_generic_life_test.sh $top/tools/testing/selftests/tring/tring_select_test.sh $top/tools/testing/selftests/tring/tring_track_test.sh $top/tools/testing/selftests/tring/tring_filter_test.sh $top/tools/testing/selftests/tring/tring_probe_test.sh $top/tools/testing/selftests/tring/tring_uprobe_test.sh"
+# The shell kselftests (the C ones are built into $B/selftests).
+SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null)"
+for t in trace generic generic_life select track filter probe uprobe function; do
+	SELFTESTS+=" $top/tools/testing/selftests/tring/tring_${t}_test.sh"
+done
 one build bench-tools make -C "$top/tools/testing/bench" -s O="$B/bench-tools"
 TOOLS="$(ls "$B"/tools/tring-record "$B"/bench-tools/ftrace_read 2>/dev/null) $VM/bench-guest.sh $VM/bench-smoke.sh $VM/tap.sh"
 for k in 6.1 6.12; do

@@ -81,14 +81,22 @@ struct tring_gen_event;
  * @off: stop recording it; the same context. A handler that began may
  *	still finish its record (under its own preempt-disabled section).
  * @show: its definition, for its format file.
+ * @ctf_decl: NULL, or writes the CTF declarations the event's fields
+ *	use, before the event's own. Under rcu_read_lock(): no sleeping.
+ * @ctf_field: NULL, or writes field @i of the event itself and returns
+ *	true (false: the usual integer, string...). The same context.
  *
- * A dynamic probe's event (tring_probe_event.c) has these; the kernel's
- * trace events (perf, tring_gen_perf.c) have none.
+ * A dynamic probe's event (tring_probe_event.c) and the function event
+ * (tring_func_event.c) have these; the kernel's trace events (perf,
+ * tring_gen_perf.c) have none.
  */
 struct tring_gen_ops {
 	int (*on)(struct tring_gen_event *ev);
 	void (*off)(struct tring_gen_event *ev);
 	void (*show)(struct seq_file *m, const struct tring_gen_event *ev);
+	void (*ctf_decl)(struct seq_file *m, const struct tring_gen_event *ev);
+	bool (*ctf_field)(struct seq_file *m, const struct tring_gen_event *ev,
+			  unsigned int i);
 };
 
 /**

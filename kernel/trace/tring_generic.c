@@ -726,10 +726,14 @@ void tring_generic_ctf(struct seq_file *m)
 		/* Pairs with the smp_store_release() of tring_gen_perf.c. */
 		if (!smp_load_acquire(&ev->described))
 			continue;
+		if (ev->ops && ev->ops->ctf_decl)
+			ev->ops->ctf_decl(m, ev);
 		seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n",
 			   ev->name, ev->id);
 		for (j = 0; j < ev->nr_fields; j++)
-			tring_gen_ctf_field(m, &ev->fields[j]);
+			if (!ev->ops || !ev->ops->ctf_field ||
+			    !ev->ops->ctf_field(m, ev, j))
+				tring_gen_ctf_field(m, &ev->fields[j]);
 		/*
 		 * A payload of a length not a multiple of 4 ends in zero
 		 * bytes up to the next record; at the end of a packet a CTF

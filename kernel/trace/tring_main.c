@@ -31,6 +31,7 @@
 #include "tring_cmd.h"
 #include "tring_events.h"
 #include "tring_filter_file.h"
+#include "tring_func.h"
 #include "tring_instance.h"
 #include "tring_persist_api.h"
 #include "tring_probe_event.h"
@@ -308,8 +309,14 @@ static int __init tring_files_init(void)
 	ret = tring_probe_init(tring_root);
 	if (ret)
 		goto exit_track;
+	/* The function event is a generic event too. */
+	ret = tring_func_init(tring_root);
+	if (ret)
+		goto exit_probe;
 	return 0;
 
+exit_probe:
+	tring_probe_exit();
 exit_track:
 	/* Its files were live: a set may be in force. */
 	tring_track_exit();
@@ -378,6 +385,8 @@ exit_core:
 
 static void __exit tring_exit(void)
 {
+	/* The function event's ftrace_ops is unregistered once this returns. */
+	tring_func_exit();
 	/* No dynamic probe is left, its handlers done, once this returns. */
 	tring_probe_exit();
 	/* No probe runs once this returns. */

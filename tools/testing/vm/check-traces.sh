@@ -409,6 +409,35 @@ if [ -f "$ux" ]; then
 		test "$(grep -c ' udel: ' "$ud.bt")" = "$(expected "$ux" deleted)"
 fi
 
+# --- function: kernel function entry, named by the metadata ------------------
+# tring_function_test.sh: the functions tring_test_probe_target and its
+# caller tring_test_probe_write traced while test/probe's one write
+# called the first N times; then a recording with the event enabled and
+# an empty set (function-empty): no function event. The metadata's
+# enumeration names ip and parent_ip; a caller outside the set is
+# "<unknown>".
+fx=$traces/function.expect
+f=$traces/function
+if [ -f "$fx" ]; then
+	fnum=$(expected "$fx" calls)
+	check "function: babeltrace2 reads the trace" bt "$f"
+	check "function: nothing lost" test "$(summary_sum "$f/.tring-record.summary" lost)" = 0
+	check "function: $fnum events of tring_test_probe_target, each called from tring_test_probe_write, by name" \
+		test "$(grep -c ' function: .* ip = ( "tring_test_probe_target" : container = 0x[0-9A-F]* ), parent_ip = ( "tring_test_probe_write" : container = 0x[0-9A-F]* ) }' "$f.bt")" = "$fnum"
+	check "function: one event of tring_test_probe_write, its caller unnamed (not in the set)" \
+		test "$(grep -c ' function: .* ip = ( "tring_test_probe_write" : container = 0x[0-9A-F]* ), parent_ip = ( <unknown> : ' "$f.bt")" = 1
+	check "function: no other function event ($((fnum + 1)) in all)" \
+		test "$(grep -c ' function: ' "$f.bt")" = $((fnum + 1))
+	check "function: one address for tring_test_probe_target, one return address into its caller" \
+		test "$(sed -n 's/.* ip = ( "tring_test_probe_target" : container = \(0x[0-9A-F]*\) ), parent_ip = ( "tring_test_probe_write" : container = \(0x[0-9A-F]*\) ).*/\1 \2/p' "$f.bt" | sort -u | wc -l)" = 1
+	if [ "$(expected "$fx" empty)" = yes ]; then
+		fe=$traces/function-empty
+		check "function: babeltrace2 reads the empty set's trace" bt "$fe"
+		check "function: enabled with an empty set, no function event" \
+			test "$(grep -c ' function: ' "$fe.bt")" = 0
+	fi
+fi
+
 # --- wakeup: tring's reader wakeups, raised inside generic handlers -----------
 # tring_generic_life_test.sh (kernels with ipi:ipi_send_cpu): 20000
 # tring_tp_a generic events, a reader woken at every sub-buffer; the
