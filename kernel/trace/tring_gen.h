@@ -171,10 +171,14 @@ extern struct list_head tring_gen_list;
 extern struct mutex tring_gen_lock;
 extern struct mutex tring_gen_enable_lock;
 
-/* tring_generic.c */
+/* tring_gen_fields.c */
 bool tring_gen_ctf_keyword(const char *s);
-int tring_gen_add(struct tring_gen_event *ev);
+int tring_gen_fields(struct tring_gen_event *ev, struct trace_event_call *call);
+void tring_gen_fields_free(struct tring_gen_field *fields, unsigned int n);
 int tring_gen_sizes(struct tring_gen_event *ev);
+
+/* tring_generic.c */
+int tring_gen_add(struct tring_gen_event *ev);
 void tring_gen_unlist(struct tring_gen_event *ev);
 int tring_gen_register_name(const char *group, const char *name);
 void tring_gen_put(struct tring_gen_event *ev);

@@ -81,17 +81,6 @@ static LIST_HEAD(tring_probes);			/* tring_probe_lock */
 static unsigned int tring_probe_count;		/* tring_probe_lock */
 static struct tring_probe_scratch __percpu *tring_probe_scratch;
 
-/* kprobes' misses of @p not counted yet: counted now, on this CPU. */
-static void tring_probe_missed(struct tring_probe *p)
-{
-	unsigned long m = READ_ONCE(p->rp.kp.nmissed) +
-			  READ_ONCE(p->rp.nmissed);
-	unsigned long seen = atomic_long_read(&p->missed_seen);
-
-	if (m != seen && atomic_long_try_cmpxchg(&p->missed_seen, &seen, m))
-		tring_gen_lost(m - seen);
-}
-
 /**
  * tring_probe_hit - record one hit of a probe
  * @p: the probe, whose handler runs.
@@ -136,75 +125,6 @@ void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 out:
 	preempt_enable_notrace();
 }
-
-static int tring_kprobe_pre(struct kprobe *kp, struct pt_regs *regs)
-{
-	struct tring_probe *p = container_of(kp, struct tring_probe, rp.kp);
-	struct tring_probe_ctx ctx = {
-		.regs = regs, .ip = (unsigned long)kp->addr,
-	};
-
-	tring_probe_missed(p);
-	tring_probe_hit(p, &ctx);
-	return 0;
-}
-NOKPROBE_SYMBOL(tring_kprobe_pre);
-
-static int tring_kretprobe_ret(struct kretprobe_instance *ri,
-			       struct pt_regs *regs)
-{
-	struct kretprobe *rp = get_kretprobe(ri);
-	struct tring_probe *p;
-	struct tring_probe_ctx ctx = { .regs = regs };
-
-	if (unlikely(!rp))
-		return 0;
-	p = container_of(rp, struct tring_probe, rp);
-	ctx.ip = (unsigned long)rp->kp.addr;
-	ctx.ret_ip = get_kretprobe_retaddr(ri);
-	tring_probe_missed(p);
-	tring_probe_hit(p, &ctx);
-	return 0;
-}
-NOKPROBE_SYMBOL(tring_kretprobe_ret);
-
-/* ---- the event ---- */
-
-static int tring_probe_on(struct tring_gen_event *ev)
-{
-	struct tring_probe *p = ev->priv;
-
-	atomic_long_set(&p->missed_seen, READ_ONCE(p->rp.kp.nmissed) +
-			READ_ONCE(p->rp.nmissed));
-	return enable_kprobe(&p->rp.kp);
-}
-
-static void tring_probe_off(struct tring_gen_event *ev)
-{
-	struct tring_probe *p = ev->priv;
-
-	disable_kprobe(&p->rp.kp);
-	tring_probe_missed(p);
-}
-
-static void tring_probe_show_def(struct seq_file *m,
-				 const struct tring_gen_event *ev)
-{
-	const struct tring_probe *p = ev->priv;
-
-	/* Gone: its module was unloaded; kprobes never arms it again. */
-	seq_printf(m, "probe: %s\nstate: %s\nmissed: %lu\n", p->text,
-		   READ_ONCE(p->rp.kp.flags) & KPROBE_FLAG_GONE ?
-		   "gone (its code was unloaded)" :
-		   ev->on ? "enabled" : "disabled",
-		   READ_ONCE(p->rp.kp.nmissed) + READ_ONCE(p->rp.nmissed));
-}
-
-static const struct tring_gen_ops tring_probe_gen_ops = {
-	.on = tring_probe_on,
-	.off = tring_probe_off,
-	.show = tring_probe_show_def,
-};
 
 /* Field @i of @ev: @name at @src, @size bytes. */
 static int tring_probe_field(struct tring_gen_event *ev, const char *name,
@@ -289,7 +209,7 @@ static struct tring_gen_event *tring_probe_new_event(struct tring_probe *p)
 	kref_init(&ev->ref);
 	ev->gone = true;	/* until listed (tring_gen_add()) */
 	ev->ops = tring_probe_user(def) ? &tring_uprobe_gen_ops :
-		  &tring_probe_gen_ops;
+		  &tring_kprobe_gen_ops;
 	ev->priv = p;
 	/* One allocation: "group\0name\0", as tring_generic.c's. */
 	ev->group = kmalloc(glen + strlen(def->event) + 1, GFP_KERNEL);
@@ -321,110 +241,6 @@ static struct tring_probe *tring_probe_find(const char *group,
 		    (!group || !strcmp(p->def->group, group)))
 			return p;
 	return NULL;
-}
-
-/*
- * The address of kernel symbol @name ("MOD:SYM" too), 0 if none. The
- * kernel exports no name look-up since 5.7; kprobes looks the name up
- * first when a probe is registered, and keeps the address in the probe
- * also when it then refuses it (data is not text): a probe is
- * registered to learn it, and unregistered at once if it was accepted.
- */
-static unsigned long tring_probe_lookup(const char *name)
-{
-	struct kprobe kp = { .symbol_name = name,
-			     .flags = KPROBE_FLAG_DISABLED };
-
-	if (!register_kprobe(&kp))
-		unregister_kprobe(&kp);
-	return (unsigned long)kp.addr;
-}
-
-/* @SYM in @def's programs, made addresses (the op's immediate). */
-static int tring_probe_resolve(struct tring_probe_def *def,
-			       struct tring_probe_error *err)
-{
-	struct tring_probe_op *op = (struct tring_probe_op *)def->ops;
-	unsigned long addr;
-	unsigned int i;
-
-	for (i = 0; i < def->nr_ops; i++, op++) {
-		if (op->code != TRING_PROBE_OP_SYMBOL)
-			continue;
-		addr = tring_probe_lookup(def->chars + op->param);
-		if (!addr) {
-			err->msg = "unknown symbol in a fetch argument";
-			return -ENOENT;
-		}
-		op->code = TRING_PROBE_OP_IMM;
-		op->imm += addr;
-	}
-	return 0;
-}
-
-/* Why kprobes refused a probe, for the user. */
-static const char *tring_probe_why(int ret)
-{
-	switch (ret) {
-	case -ENOENT:
-		return "unknown symbol";
-	case -EILSEQ:
-		return "not at an instruction boundary";
-	case -EINVAL:
-		return "this address cannot be probed (kprobe blacklist, notrace, or not kernel text)";
-	case -EPERM:
-		return "tring's own code cannot be probed";
-	case -ENOMEM:
-		return "out of memory";
-	}
-	return "kprobes refused the probe";
-}
-
-/* Register @p's kprobe or kretprobe, disabled. */
-static int tring_probe_register(struct tring_probe *p)
-{
-	const struct tring_probe_def *def = p->def;
-	struct kprobe *kp = &p->rp.kp;
-	bool ret_probe = def->kind == TRING_PROBE_KRETPROBE;
-	int ret;
-
-	if (def->symbol) {
-		kp->symbol_name = def->symbol;
-		kp->offset = def->offset;
-	} else {
-		kp->addr = (kprobe_opcode_t *)def->addr;
-	}
-	kp->flags = KPROBE_FLAG_DISABLED;
-	if (ret_probe) {
-		p->rp.handler = tring_kretprobe_ret;
-		p->rp.maxactive = def->maxactive;
-		ret = register_kretprobe(&p->rp);
-	} else {
-		kp->pre_handler = tring_kprobe_pre;
-		ret = register_kprobe(kp);
-	}
-	if (ret)
-		return ret;
-	/* Its own write path would re-enter it: refused by name. */
-	if (within_module((unsigned long)kp->addr, THIS_MODULE)) {
-		if (ret_probe)
-			unregister_kretprobe(&p->rp);
-		else
-			unregister_kprobe(kp);
-		return -EPERM;
-	}
-	return 0;
-}
-
-/* A uprobe is registered only while its event is enabled. */
-static void tring_probe_unregister(struct tring_probe *p)
-{
-	if (tring_probe_user(p->def))
-		return;
-	if (p->def->kind == TRING_PROBE_KRETPROBE)
-		unregister_kretprobe(&p->rp);
-	else
-		unregister_kprobe(&p->rp.kp);
 }
 
 /*
@@ -470,9 +286,9 @@ static int tring_probe_make(struct tring_probe *p,
 	if (tring_probe_user(p->def)) {
 		ret = tring_uprobe_prepare(p, err);
 	} else {
-		ret = tring_probe_register(p);
+		ret = tring_kprobe_register(p);
 		if (ret)
-			err->msg = tring_probe_why(ret);
+			err->msg = tring_kprobe_why(ret);
 	}
 	if (ret)
 		return ret;
@@ -499,7 +315,7 @@ static int tring_probe_make(struct tring_probe *p,
 	return 0;
 
 unregister:
-	tring_probe_unregister(p);
+	tring_kprobe_unregister(p);
 	return ret;
 }
 
@@ -530,7 +346,7 @@ static int tring_probe_add(struct tring_probe_def *def, const char *line,
 	} else {
 		ret = tring_probe_scratch_get();
 		err->msg = ret ? "out of memory" : NULL;
-		ret = ret ?: tring_probe_resolve(def, err);
+		ret = ret ?: tring_kprobe_resolve(def, err);
 	}
 	if (ret) {
 		tring_probe_free(def);
@@ -554,39 +370,6 @@ static int tring_probe_add(struct tring_probe_def *def, const char *line,
 	return ret;
 }
 
-/*
- * Unregister the kprobes and kretprobes of @victims at once: kprobes
- * waits for running handlers once per call, not once per probe.
- * Return: false if the arrays could not be had (nothing done).
- */
-static bool tring_probe_unregister_many(struct list_head *victims,
-					unsigned int n)
-{
-	struct kretprobe **rps;
-	struct tring_probe *p;
-	struct kprobe **kps;
-	unsigned int nk = 0, nr = 0;
-
-	kps = kmalloc_array(n, sizeof(*kps), GFP_KERNEL);
-	rps = kmalloc_array(n, sizeof(*rps), GFP_KERNEL);
-	if (kps && rps) {
-		/* A uprobe was unregistered when its event was disabled. */
-		list_for_each_entry(p, victims, node) {
-			if (p->def->kind == TRING_PROBE_KRETPROBE)
-				rps[nr++] = &p->rp;
-			else if (!tring_probe_user(p->def))
-				kps[nk++] = &p->rp.kp;
-		}
-		if (nk)
-			unregister_kprobes(kps, nk);
-		if (nr)
-			unregister_kretprobes(rps, nr);
-	}
-	kfree(kps);
-	kfree(rps);
-	return kps && rps;
-}
-
 /* Remove every probe on @victims (taken off the list), as many at once. */
 static void tring_probe_delete_list(struct list_head *victims)
 {
@@ -600,9 +383,9 @@ static void tring_probe_delete_list(struct list_head *victims)
 	if (!n)
 		return;
 	tring_probe_count -= n;
-	if (!tring_probe_unregister_many(victims, n))
+	if (!tring_kprobe_unregister_many(victims, n))
 		list_for_each_entry(p, victims, node)
-			tring_probe_unregister(p);
+			tring_kprobe_unregister(p);
 	list_for_each_entry_safe(p, tmp, victims, node) {
 		list_del(&p->node);
 		tring_gen_put(p->ev);

@@ -93,6 +93,15 @@ int tring_probe_clear(enum tring_probe_file file);
 void tring_probe_list(struct seq_file *m, enum tring_probe_file file);
 void tring_probe_exit_all(void);
 
+/* tring_probe_kprobe.c */
+extern const struct tring_gen_ops tring_kprobe_gen_ops;
+int tring_kprobe_resolve(struct tring_probe_def *def,
+			 struct tring_probe_error *err);
+const char *tring_kprobe_why(int ret);
+int tring_kprobe_register(struct tring_probe *p);
+void tring_kprobe_unregister(struct tring_probe *p);
+bool tring_kprobe_unregister_many(struct list_head *victims, unsigned int n);
+
 /* tring_probe_uprobe.c */
 extern const struct tring_gen_ops tring_uprobe_gen_ops;
 int tring_uprobe_prepare(struct tring_probe *p,
