@@ -22,6 +22,8 @@
 #   remove   a removal while enabled (EBUSY), disabled, O_TRUNC
 #   limit    10000 definitions written at once: 1024 made, then ENOSPC;
 #            all removed with one O_TRUNC
+#   fuzz     200 generated definitions, half broken: taken (then run)
+#            or refused, never a splat (KASAN on kasan-6.1)
 #   module   the probed module unloaded under an enabled probe: gone
 # A kernel without kprobes has no kprobe_events: the test says so.
 
@@ -200,6 +202,67 @@ ok $? "limit: 1024 made ($(grep -c . $KE)), then 'too many probes'"
 (: >$KE) && [ -z "$(cat $KE)" ] && [ ! -d $T/events/many/p0 ]
 ok $? "limit: all removed with one O_TRUNC"
 rm -f /tmp/tring-probes
+
+# --- fuzz ----------------------------------------------------------------------
+# 200 generated definitions (awk's generator, seeded), every other one
+# broken by a random piece: each is taken or refused with an error of
+# its own (EINVAL, ENOENT, EILSEQ, E2BIG, EPERM); one taken is enabled,
+# its function made to run (the test module's by its trigger, vfs_read
+# and do_sys_openat2 by this shell), disabled and removed. Fetch
+# arguments that read NULL, user, unmapped and kernel memory run in the
+# handlers: the kernel reports nothing (the run's splat check; KASAN on
+# kasan-6.1). The debug kernels share the cases (fuzz_share).
+fs=$(fuzz_share)
+fk=${fs% *}
+fn=${fs#* }
+awk -v fk="$fk" -v fn="$fn" 'BEGIN {
+	srand(23)
+	split("tring_test_probe_target vfs_read do_sys_openat2 tring_test_probe_target+4 vfs_read+0 no_such_fn", tg, " ")
+	split("%di %si %dx %ax %sp %ip $arg1 $arg2 $arg3 $stack $stack0 $stack5 $comm $retval @jiffies @jiffies+8 @0 @0xffffffffffffff00 \\7 \\\"txt\" +0(%di) +0(%si) +8(+0(%di)) -8(%sp) +0(%dx) +0(+0(%sp)) +0(%ax) u+0(%si) +0($arg1) +16($stack)", fa, " ")
+	split(":u8 :s16 :x32 :u64 :s64 :string :ustring :symbol :symstr :x8 : :u128 :bad", ty, " ")
+	split("( ) : % $ @ + - u9 = , \\ / 0x ! #", junk, " ")
+	for (i = 0; i < 200; i++) {
+		t = tg[1 + int(rand() * 6)]
+		s = (rand() < 0.3 ? "r" : "p") ":fz/e" i " " t
+		for (k = 0; k < int(rand() * 5); k++)
+			s = s " a" k "=" fa[1 + int(rand() * 30)] ty[1 + int(rand() * 13)]
+		if (i % 2) {
+			j = 1 + int(rand() * length(s))
+			s = substr(s, 1, j - 1) junk[1 + int(rand() * 15)] substr(s, j + 1)
+		}
+		if (int(i / 2) % fn == fk)
+			print s
+	}
+}' >/tmp/pfuzz.txt
+nf=$(grep -c '' /tmp/pfuzz.txt)
+acc=0
+ref=0
+other=0
+while IFS= read -r d; do
+	if echo "$d" >>$KE 2>/tmp/pfuzz.err; then
+		acc=$((acc + 1))
+		# GROUP/EVENT as listed (the broken piece may be in the name).
+		e=$(sed -n 's|^[pr][0-9]*:\([^ ]*\) .*|\1|p' $KE | tail -n 1)
+		echo 1 >$T/events/$e/enable
+		echo "3 1" >$T/test/probe
+		cat /proc/version >/dev/null
+		echo 0 >$T/events/$e/enable
+		echo "-:$e" >>$KE
+	else
+		case $(cat /tmp/pfuzz.err) in
+		*"Invalid argument"* | *"No such file"* | *"multibyte"* | \
+		*"Illegal byte"* | *"too long"* | *"not permitted"*)
+			ref=$((ref + 1)) ;;
+		*) other=$((other + 1))
+			echo "# other error: $d: $(cat /tmp/pfuzz.err)" ;;
+		esac
+	fi
+done </tmp/pfuzz.txt
+sed 's/^/# left defined: /' $KE
+[ $other = 0 ] && [ $acc -gt 10 ] && [ $ref -gt 10 ] && [ $((acc + ref)) = "$nf" ] &&
+	[ -z "$(cat $KE)" ]
+ok $? "fuzz: $nf of 200 definitions (share $fk/$fn): $acc taken, run and removed, $ref refused, $other other errors"
+rm -f /tmp/pfuzz.txt /tmp/pfuzz.err
 
 # --- module: the probed module unloaded under an enabled probe ------------------
 echo "$ENTRY" >>$KE && echo 1 >$T/events/tprobes/tentry/enable &&
