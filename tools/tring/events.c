@@ -444,7 +444,7 @@ int tr_select_events(struct tr_rec *r)
 		return TR_EXIT_USAGE;
 	}
 	/* Their events are then selected as -e GROUP:EVENT. */
-	ret = tr_make_probes(r);
+	ret = tr_make_probes(r) ?: tr_set_functions(r);
 	if (ret)
 		return ret;
 	ret = scan_events(r);
@@ -514,7 +514,7 @@ int tr_restore_events(struct tr_rec *r)
 		ev->changed = false;
 	}
 	/* Disabled now: the probes --probe made can go. */
-	if (tr_remove_probes(r))
+	if (tr_remove_probes(r) || tr_restore_functions(r))
 		ret = -1;
 	free(r->events);
 	r->events = NULL;

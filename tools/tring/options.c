@@ -162,6 +162,11 @@ static const char usage_head[] =
 "		file's symbol table, or be PATH:0xOFFSET. Removed at exit,\n"
 "		also after Ctrl-C or a failed start. A --filter right\n"
 "		after it applies to its event.\n"
+"	--function GLOB\n"
+"		Record the entry of every kernel function GLOB matches\n"
+"		(repeatable; !GLOB leaves functions out): the event\n"
+"		ftrace:function {ip, parent_ip}, names in the trace. The\n"
+"		set of functions found is written back at exit.\n"
 "	--filter EXPR\n"
 "		Record only the events of the -e or --probe just before it that EXPR\n"
 "		selects, in ftrace's filter syntax (pid == 42 && comm ~\n"
@@ -327,6 +332,7 @@ enum {
 	OPT_MAX_SIZE,
 	OPT_ROTATE,
 	OPT_PROBE,
+	OPT_FUNCTION,
 };
 
 static const struct option long_options[] = {
@@ -346,6 +352,7 @@ static const struct option long_options[] = {
 	{ "event",	 required_argument, NULL, 'e' },
 	{ "filter",	 required_argument, NULL, OPT_FILTER },
 	{ "probe",	 required_argument, NULL, OPT_PROBE },
+	{ "function",	 required_argument, NULL, OPT_FUNCTION },
 	{ "list",	 no_argument,	    NULL, 'l' },
 	{ "pid",	 required_argument, NULL, 'p' },
 	{ "follow",	 no_argument,	    NULL, OPT_FOLLOW },
@@ -652,6 +659,8 @@ static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 		return 0;
 	case OPT_PROBE:
 		return tr_parse_probe(o, arg);
+	case OPT_FUNCTION:
+		return tr_parse_function(o, arg);
 	case OPT_FILTER:
 		if (!o->nspecs || o->filters[o->nspecs - 1])
 			return bad_value("filter", arg,

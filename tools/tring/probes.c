@@ -11,12 +11,18 @@
  * --filter right after --probe applies to it. At exit, after the
  * enables are restored, every probe made is removed ("-:GROUP/EVENT"),
  * also after Ctrl-C or a failed start.
+ *
+ * --function GLOB: the patterns are written to <tring>/functions (emptied
+ * first) and the event ftrace:function selected; the set found there is
+ * written back at exit.
  */
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "record.h"
 
@@ -218,4 +224,118 @@ void tr_list_probes(struct tr_rec *r)
 		if (f)
 			fclose(f);
 	}
+}
+
+/**
+ * tr_parse_function - take one --function GLOB
+ * @o: the options.
+ * @arg: the pattern (functions' syntax: a glob, or !GLOB to leave out).
+ *
+ * The first also selects the event ftrace:function as -e does.
+ *
+ * Return: 0, or TR_EXIT_USAGE (said on stderr).
+ */
+int tr_parse_function(struct tr_opts *o, const char *arg)
+{
+	if (!*arg || strlen(arg) > 200 || strpbrk(arg, " \t\n")) {
+		tr_err("--function '%s': expected one glob of function names",
+		       arg);
+		return TR_EXIT_USAGE;
+	}
+	if (o->nfuncs == TR_MAX_PROBES ||
+	    (!o->nfuncs && o->nspecs == TR_MAX_SPECS)) {
+		tr_err("--function '%s': more than %u patterns or 64 events",
+		       arg, TR_MAX_PROBES);
+		return TR_EXIT_USAGE;
+	}
+	if (!o->nfuncs)
+		o->specs[o->nspecs++] = "ftrace:function";
+	o->funcs[o->nfuncs++] = arg;
+	return 0;
+}
+
+/* Write @len bytes of @text to <tring>/functions, emptied first (O_TRUNC). */
+static int write_functions(struct tr_rec *r, const char *text, size_t len)
+{
+	char path[4200];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/functions", r->tring_dir);
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* The file takes whole words, at most 64 KiB a write. */
+	while (len) {
+		size_t chunk = len <= 65536 ? len : 65536;
+
+		while (chunk < len && text[chunk - 1] != '\n')
+			chunk--;
+		n = write(fd, text, chunk);
+		if (n < 0) {
+			n = -errno;
+			close(fd);
+			return n;
+		}
+		text += n;
+		len -= n;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+/**
+ * tr_set_functions - put the --function patterns in force
+ * @r: the run; the set found is kept for tr_restore_functions().
+ *
+ * Return: 0, or a TR_EXIT_* status (said).
+ */
+int tr_set_functions(struct tr_rec *r)
+{
+	char path[4200], text[TR_MAX_PROBES * 202];
+	size_t n = 0;
+	unsigned int i;
+	int ret;
+
+	if (!r->opt.nfuncs)
+		return 0;
+	snprintf(path, sizeof(path), "%s/functions", r->tring_dir);
+	ret = tr_read_whole_file(path, &r->old_funcs, &r->old_funcs_len);
+	if (ret) {
+		tr_err("--function: cannot read %s: %s", path, strerror(-ret));
+		return TR_EXIT_SETUP;
+	}
+	for (i = 0; i < r->opt.nfuncs; i++)
+		n += snprintf(text + n, sizeof(text) - n, "%s\n",
+			      r->opt.funcs[i]);
+	r->funcs_changed = true;
+	ret = write_functions(r, text, n);
+	if (ret) {
+		tr_err("--function %s: refused (%s): the kernel log (dmesg) says why",
+		       r->opt.funcs[0], strerror(-ret));
+		return TR_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/**
+ * tr_restore_functions - put back the set of functions found at setup
+ * @r: the run.
+ *
+ * Return: 0, or -1 (said).
+ */
+int tr_restore_functions(struct tr_rec *r)
+{
+	int ret = 0;
+
+	if (r->funcs_changed) {
+		ret = write_functions(r, r->old_funcs ? r->old_funcs : "",
+				      r->old_funcs_len);
+		if (ret)
+			tr_err("restoring the functions traced failed: %s",
+			       strerror(-ret));
+		r->funcs_changed = false;
+	}
+	free(r->old_funcs);
+	r->old_funcs = NULL;
+	return ret ? -1 : 0;
 }

@@ -253,11 +253,11 @@ static void finish(struct tr_rec *r)
 
 	tr_refresh_status(r);
 	/* To the relay: the events described meanwhile, before it closes. */
-	if (r->net)
+	if (r->net && !r->meta_final)
 		tr_copy_metadata(r, true);
 	tr_close_outputs(r);
 	r->exit_status = derive_exit_status(r);
-	if (!r->net)
+	if (!r->net && !r->meta_final)
 		tr_copy_metadata(r, true);
 	if (!r->opt.quiet)
 		tr_print_summary(r);
@@ -282,6 +282,14 @@ static void record(struct tr_rec *r)
 	tr_start_command(r);
 	tr_record_loop(r);
 	tr_drain(r);
+	/*
+	 * The metadata names the traced functions of the set in force: the
+	 * final copy before --function's set is put back.
+	 */
+	if (r->funcs_changed) {
+		tr_copy_metadata(r, true);
+		r->meta_final = true;
+	}
 	/*
 	 * What recording needed of the kernel is done: put back the events
 	 * and the tracking now, not after the relay's linger and round

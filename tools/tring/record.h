@@ -115,6 +115,8 @@ struct tr_opts {
 	const char *probe_defs[TR_MAX_PROBES];	/* --probe, in order */
 	char probe_specs[TR_MAX_PROBES][136];	/* each one's GROUP:EVENT */
 	unsigned int nprobes;
+	const char *funcs[TR_MAX_PROBES];	/* --function, in order */
+	unsigned int nfuncs;
 	bool list;			/* --list: print the events, exit */
 	bool reset;			/* --reset: the module as loaded, exit */
 	uint64_t max_size;		/* --max-size, bytes; 0: none */
@@ -290,6 +292,10 @@ struct tr_rec {
 	int child_status;		/* from waitpid() */
 
 	struct tr_probe probes[TR_MAX_PROBES];	/* --probe */
+	char *old_funcs;		/* --function: the set found, or NULL */
+	size_t old_funcs_len;
+	bool funcs_changed;		/* functions written: restore it */
+	bool meta_final;		/* the final metadata copied already */
 	struct tr_event *events;	/* with -e: every event, at setup */
 	unsigned int nevents, events_cap;
 
@@ -348,6 +354,7 @@ void tr_status_dirty(void);
 void tr_status_reset(void);
 int tr_join(char *dst, size_t n, const char *a, const char *b);
 int tr_read_small_file(const char *path, char *buf, size_t size);
+int tr_read_whole_file(const char *path, char **text, size_t *len);
 void tr_iov_advance(struct iovec **iov, int *cnt, size_t n);
 
 #define tr_err(...)	tr_msg("error: ", __VA_ARGS__)
@@ -381,6 +388,9 @@ int tr_parse_probe(struct tr_opts *o, const char *arg);
 int tr_make_probes(struct tr_rec *r);
 int tr_remove_probes(struct tr_rec *r);
 void tr_list_probes(struct tr_rec *r);
+int tr_parse_function(struct tr_opts *o, const char *arg);
+int tr_set_functions(struct tr_rec *r);
+int tr_restore_functions(struct tr_rec *r);
 int tr_elf_offset(const char *path, const char *name, uint64_t *off,
 		  const char **why);
 

@@ -166,7 +166,41 @@ static void test_probe_uprobe_symbol(void)
 	CHECK(!strstr(fk.events, "probe p:up"));
 }
 
+static char seen_funcs[256], seen_fn_enable[8];
+
+static void tick_function(unsigned int n)
+{
+	if (n != 1)
+		return;
+	strcpy(seen_funcs, first_line("functions"));
+	strcpy(seen_fn_enable, first_line("events/ftrace/function/enable"));
+	tr_request_stop();
+}
+
+/* --function: the patterns in force while recording, the old set back. */
+static void test_function(void)
+{
+	char path[600];
+
+	fake_probes();
+	mkdirs("%s/events/ftrace/function", fk.tring);
+	snprintf(path, sizeof(path), "%s/events/ftrace/function/enable",
+		 fk.tring);
+	write_file(path, "0\n");
+	snprintf(path, sizeof(path), "%s/functions", fk.tring);
+	write_file(path, "old_fn\nother_fn\n");
+	fk.tick = tick_function;
+	CHECK(record("--function vfs_* --function !vfs_readv") == 0);
+	CHECK(!strcmp(seen_funcs, "vfs_*") && !strcmp(seen_fn_enable, "1"));
+	CHECK(!strcmp(first_line("functions"), "old_fn"));
+	CHECK(!strcmp(first_line("events/ftrace/function/enable"), "0"));
+
+	CHECK(record("--function a\tb") == TR_EXIT_USAGE);
+	CHECK(err_has("expected one glob of function names"));
+}
+
 const struct test probes_tests[] = {
+	{ "function", test_function },
 	{ "probe_make_remove", test_probe_make_remove },
 	{ "elf_offset", test_elf_offset },
 	{ "probe_uprobe_symbol", test_probe_uprobe_symbol },

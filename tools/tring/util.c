@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -57,6 +58,51 @@ int tr_read_small_file(const char *path, char *buf, size_t size)
 		return -errno;
 	buf[n] = '\0';
 	return 0;
+}
+
+/**
+ * tr_read_whole_file - a file's contents, whatever their size
+ * @path: the file (a debugfs file: no size to ask first).
+ * @text: set to a malloc'd copy, NUL-terminated (NULL when empty).
+ * @len: set to its bytes.
+ *
+ * Return: 0 or -errno.
+ */
+int tr_read_whole_file(const char *path, char **text, size_t *len)
+{
+	size_t cap = 0, n = 0;
+	char *buf = NULL, *p;
+	ssize_t got;
+	int fd, ret = 0;
+
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	do {
+		if (cap - n < 4097) {
+			p = realloc(buf, cap = cap ? 2 * cap : 8192);
+			if (!p) {
+				ret = -ENOMEM;
+				break;
+			}
+			buf = p;
+		}
+		got = read(fd, buf + n, cap - n - 1);
+		if (got < 0 && errno != EINTR)
+			ret = -errno;
+		n += got > 0 ? got : 0;
+	} while (!ret && got);
+	close(fd);
+	if (ret || !n) {
+		free(buf);
+		buf = NULL;
+		n = 0;
+	} else {
+		buf[n] = '\0';
+	}
+	*text = buf;
+	*len = n;
+	return ret;
 }
 
 int tr_join(char *dst, size_t n, const char *a, const char *b)

@@ -430,6 +430,13 @@ if [ -f "$fx" ]; then
 		test "$(grep -c ' function: ' "$f.bt")" = $((fnum + 1))
 	check "function: one address for tring_test_probe_target, one return address into its caller" \
 		test "$(sed -n 's/.* ip = ( "tring_test_probe_target" : container = \(0x[0-9A-F]*\) ), parent_ip = ( "tring_test_probe_write" : container = \(0x[0-9A-F]*\) ).*/\1 \2/p' "$f.bt" | sort -u | wc -l)" = 1
+	if [ -n "$(expected "$fx" command)" ]; then
+		fc=$traces/function-cmd
+		check "function: babeltrace2 reads tring-record --function's trace" bt "$fc"
+		check "function: --function GLOB -- COMMAND: the command's $(expected "$fx" command) calls, by name, no other" \
+			test "$(grep -c ' function: .* ip = ( "tring_test_probe_target" : ' "$fc.bt") $(grep -c ' function: ' "$fc.bt")" = \
+			"$(expected "$fx" command) $(expected "$fx" command)"
+	fi
 	if [ "$(expected "$fx" empty)" = yes ]; then
 		fe=$traces/function-empty
 		check "function: babeltrace2 reads the empty set's trace" bt "$fe"

@@ -153,6 +153,23 @@ wait $rec
 ok $? "empty: tring-record exit status (check-traces: no function event)"
 echo "empty yes" >>$OUT/function.expect
 
+# --- command: tring-record --function GLOB -- COMMAND --------------------------
+# The set in force before is written back at exit; only the command's
+# calls are recorded while another process calls too.
+echo vfs_read >$F
+rm -f /tmp/tring-fn.stop
+( while [ ! -f /tmp/tring-fn.stop ]; do echo "5 0" >$T/test/probe; done ) &
+other=$!
+tring-record -q --no-statedump -o $OUT/function-cmd \
+	--function 'tring_test_probe_t*' -- sh -c "echo '9 1' >$T/test/probe"
+ok $? "command: tring-record --function GLOB -- COMMAND exit status"
+touch /tmp/tring-fn.stop
+wait $other
+[ "$(cat $F)" = vfs_read ] && [ "$(cat $EV/enable)" = 0 ]
+ok $? "command: the set found (vfs_read) written back, the event off"
+echo "command 9" >>$OUT/function.expect
+: >$F
+
 # --- module --------------------------------------------------------------------
 echo 'tring_test_probe_target vfs_read' >$F && rmmod tring_test &&
 	[ "$(cat $F)" = vfs_read ]
