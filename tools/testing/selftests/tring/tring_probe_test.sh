@@ -19,6 +19,7 @@
 #   filter   a filter on an argument of the probe: only what matches
 #   command  tring-record --probe DEF --filter EXPR -- COMMAND: only the
 #            command's calls that match, while another process calls too
+#   cpu      a CPU taken offline and back under an enabled probe
 #   remove   a removal while enabled (EBUSY), disabled, O_TRUNC
 #   limit    10000 definitions written at once: 1024 made, then ENOSPC;
 #            all removed with one O_TRUNC
@@ -170,6 +171,17 @@ wait $other
 ! grep -q cmd/centry $KE && [ ! -d $T/events/cmd/centry ]
 ok $? "command: the probe removed at exit"
 echo "command a 10..29" >>$OUT/probe.expect
+
+# --- cpu: a CPU offline and back while a probe is enabled ----------------------
+C1=/sys/devices/system/cpu/cpu1/online
+if [ -w $C1 ]; then
+	echo 1 >$T/events/tprobes/tentry/enable &&
+		echo 0 >$C1 && echo "50 1" >$T/test/probe && echo 1 >$C1 &&
+		echo "50 1" >$T/test/probe && echo 0 >$T/events/tprobes/tentry/enable
+	ok $? "cpu: CPU 1 offline and back under an enabled probe"
+else
+	ok 0 "cpu: CPU 1 offline and back # SKIP no CPU hotplug here"
+fi
 
 # --- remove --------------------------------------------------------------------
 echo 1 >$T/events/tprobes/tret/enable
