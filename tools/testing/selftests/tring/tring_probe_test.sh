@@ -201,19 +201,26 @@ echo '-:tprobes/' >>$KE && [ -z "$(cat $KE)" ]
 ok $? "remove: a whole group with -:GRP/"
 
 # --- limit ---------------------------------------------------------------------
-i=0
-while [ $i -lt 10000 ]; do
-	echo "p:many/p$i tring_test_probe_target"
-	i=$((i + 1))
-done >/tmp/tring-probes
-dmesg -c >/dev/null
-! cat /tmp/tring-probes >>$KE 2>/dev/null
-ok $? "limit: 10000 definitions at once refused past the limit"
-[ "$(grep -c . $KE)" = 1024 ] && dmesg | grep -q 'too many probes'
-ok $? "limit: 1024 made ($(grep -c . $KE)), then 'too many probes'"
-(: >$KE) && [ -z "$(cat $KE)" ] && [ ! -d $T/events/many/p0 ]
-ok $? "limit: all removed with one O_TRUNC"
-rm -f /tmp/tring-probes
+# 1024 kprobes registered one by one (each a kallsyms look-up): on the
+# debug kernels only the last share runs it (the KASAN kernel's).
+fs=$(fuzz_share)
+if [ "${fs% *}" != $((${fs#* } - 1)) ]; then
+	ok 0 "limit: 10000 definitions at once # SKIP the other debug kernel's share"
+else
+	i=0
+	while [ $i -lt 10000 ]; do
+		echo "p:many/p$i tring_test_probe_target"
+		i=$((i + 1))
+	done >/tmp/tring-probes
+	dmesg -c >/dev/null
+	! cat /tmp/tring-probes >>$KE 2>/dev/null
+	ok $? "limit: 10000 definitions at once refused past the limit"
+	[ "$(grep -c . $KE)" = 1024 ] && dmesg | grep -q 'too many probes'
+	ok $? "limit: 1024 made ($(grep -c . $KE)), then 'too many probes'"
+	(: >$KE) && [ -z "$(cat $KE)" ] && [ ! -d $T/events/many/p0 ]
+	ok $? "limit: all removed with one O_TRUNC"
+	rm -f /tmp/tring-probes
+fi
 
 # --- fuzz ----------------------------------------------------------------------
 # 200 generated definitions (awk's generator, seeded), every other one
