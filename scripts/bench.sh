@@ -16,15 +16,20 @@
 # Last, scripts/bench-race.sh: the tracer race (tring-record, LTTng,
 # trace-cmd, perf and no tracer on the same events and workloads, one
 # guest per kernel with the host's Debian userland) and the ring buffers
-# alone against LTTng's ring-buffer library.
+# alone against LTTng's ring-buffer library. Then scripts/bench-probes.sh:
+# dynamic probes (tring's kprobe, kretprobe and function entry against
+# ftrace's, perf probe's and LTTng's on the same function, one guest per
+# kernel, the same userland).
 #
 # Guest timings are software emulation, not native timings: the ratios
 # measured beside each other in one guest run are what carry meaning.
 #
 # Output: a table on stdout and build/bench/bench-<date>.json.
 # Environment: ROUNDS, EVENTS, FILL (see bench-guest.sh), TRING_BENCH_KERNELS
-# (default "6.1 6.12"), RACE=0 to leave the race out; the race's own
-# variables: scripts/bench-race.sh --help.
+# (default "6.1 6.12"), RACE=0 to leave the race out, PROBES=0 the
+# probes; the race's own variables: scripts/bench-race.sh --help; the
+# probes': scripts/bench-probes.sh --help (ROUNDS is shared; its CALLS,
+# PROBES_SHORT).
 
 set -euo pipefail
 
@@ -239,10 +244,15 @@ race_json=$OUT/race-$stamp.json
 if [ "${RACE:-1}" != 0 ]; then
 	"$top/scripts/bench-race.sh" "$OUT" "$race_json"
 fi
+probes_json=$OUT/probes-$stamp.json
+: >"$probes_json"
+if [ "${PROBES:-1}" != 0 ]; then
+	"$top/scripts/bench-probes.sh" "$OUT" "$probes_json"
+fi
 
 {
-	printf '{"date":"%s","host_cpus":%s,"emulated":true,"race":[%s],"results":[' "$stamp" "$(nproc)" \
-		"$(paste -sd, "$race_json")"
+	printf '{"date":"%s","host_cpus":%s,"emulated":true,"race":[%s],"probes":[%s],"results":[' "$stamp" "$(nproc)" \
+		"$(paste -sd, "$race_json")" "$(paste -sd, "$probes_json")"
 	(IFS=,; printf '%s' "${json_items[*]}")
 	printf '],"native":"%s"}\n' "$(sed 's/\\/\\\\/g; s/"/\\"/g' "$OUT/native-$stamp.txt" | tr '\n' '|' | sed 's/|/\\n/g')"
 } >"$json"

@@ -17,6 +17,9 @@
  * probe     "<count> <seed>" calls tring_test_probe_target(i, seed - i,
  *           "probe-<i>") for i from 0 to count - 1, in the writer's
  *           context: a function for dynamic probes' tests to probe.
+ *           "<count> <seed> fast" passes "probe-fast" every time
+ *           instead, no snprintf() per call: the probe benchmark's
+ *           untraced call is then little more than the call itself.
  *           Reading gives the sum of what it returned.
  *
  * plant_warn=1 at load time triggers a WARN: the harness must catch it.
@@ -356,19 +359,24 @@ static ssize_t tring_test_probe_write(struct file *file,
 				      loff_t *ppos)
 {
 	unsigned long n, i;
-	char s[64], name[32];
+	char s[64], name[32], mode[8];
+	bool fast;
 	s32 seed;
 	int ret;
 
 	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
 	if (ret)
 		return ret;
-	if (sscanf(s, "%lu %d", &n, &seed) != 2 || n > 10000000)
+	ret = sscanf(s, "%lu %d %7s", &n, &seed, mode);
+	if (ret < 2 || n > 10000000 || (ret == 3 && strcmp(mode, "fast")))
 		return -EINVAL;
+	fast = ret == 3;
+	strscpy(name, "probe-fast", sizeof(name));
 	mutex_lock(&tring_test_lock);
 	tring_test_probe_sum = 0;
 	for (i = 0; i < n; i++) {
-		snprintf(name, sizeof(name), "probe-%lu", i);
+		if (!fast)
+			snprintf(name, sizeof(name), "probe-%lu", i);
 		tring_test_probe_sum += tring_test_probe_target(i, seed - i,
 								name);
 		cond_resched();

@@ -1,0 +1,200 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# make bench, part 3: dynamic probes. In one guest run per Debian kernel
+# (the host's userland, tools/testing/vm/userland/run-guest.sh), the same
+# function hit the same number of times, untraced and under tring's
+# kprobe, kretprobe and function entry event, ftrace's kprobe_events and
+# function tracer (trace-cmd), perf probe and LTTng's --probe and
+# --function (tools/testing/vm/userland/bench-probes.sh): the cost per
+# hit over the untraced run, in guest ns.
+#
+# usage: bench-probes.sh OUTDIR [JSONFILE]
+# Prints the tables; appends one JSON object per kernel to JSONFILE.
+# Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS (7),
+# WARMUP (1), CALLS (200000), BUFKB (4096), SUBBUFKB (64), CHECK (1:
+# round 1's traces read back), TRACERS (see the guest script);
+# PROBES_SHORT=1: ROUNDS=3 CALLS=50000 unless given; PROBES_TIMEOUT (s,
+# default 3600); PROBES_REPRINT=1 prints the tables of the results
+# already in OUTDIR without booting a guest.
+
+set -uo pipefail
+
+case ${1:-} in
+-h | --help | "")
+	sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+	[ -n "${1:-}" ]
+	exit
+	;;
+esac
+
+top=$(cd "$(dirname "$0")/.." && pwd)
+. "$top/tools/testing/vm/lib.sh"
+out=$1
+json=${2:-}
+kernels=${TRING_BENCH_KERNELS:-6.1 6.12}
+say() { echo "bench: $*" >&2; }
+if [ "${PROBES_SHORT:-0}" = 1 ]; then
+	ROUNDS=${ROUNDS:-3} CALLS=${CALLS:-50000}
+fi
+
+# The median; of an even count, the mean of the middle two.
+median() {
+	sort -g | awk '{ a[NR] = $1 } END {
+		if (!NR) print ""
+		else if (NR % 2) print a[(NR + 1) / 2]
+		else printf "%.15g\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
+}
+
+# added FILE TRACER: per round (the warm-up, round 0, left out), the
+# tracer's ns per hit over the same round's untraced run; "x" for a
+# round where it lost events or missed hits (a dropped hit costs less
+# than a recorded one)
+added() {
+	awk -v t="$2" '$1 == "probe" && $2 != "0" && $2 != "-" && $4 == "ns" {
+			for (i = 4; i < NF; i++) v[$3, $2, $i] = $(i + 1)
+			r[$2] = 1 }
+		END { for (k in r) {
+			if (v["none", k, "ns"] == "" || v[t, k, "ns"] == "") continue
+			if (v[t, k, "lost"] + 0 > 0 || v[t, k, "missed"] + 0 > 0) { print k, "x"; continue }
+			printf "%s %.1f\n", k, (v[t, k, "ns"] - v["none", k, "ns"]) / v[t, k, "calls"] } }' "$1" | sort -k1,1
+}
+
+# paired FILE A B [FLOOR]: per round, A's added cost over B's (each less
+# FLOOR's added cost of the same round, if given); rounds where either
+# is "x", or B's (less the floor) is not above 0, left out
+paired() {
+	join <(added "$1" "$2") <(added "$1" "$3") |
+		join - <(if [ -n "${4:-}" ]; then added "$1" "$4"; else added "$1" none | awk '{ print $1, 0 }'; fi) |
+		awk '$2 != "x" && $3 != "x" && $4 != "x" && $3 - $4 > 0 { printf "%.3f\n", ($2 - $4) / ($3 - $4) }'
+}
+
+# ref TRACER: the tring row a tracer compares with
+ref() {
+	case $1 in
+	*-kretprobe | tring-retfloor) echo tring-kretprobe ;;
+	*-function) echo tring-function ;;
+	*) echo tring-kprobe ;;
+	esac
+}
+
+# floor TRACER: the floor of its kind (the trap): a kretprobe's for the
+# return probes, a kprobe's for the others; none for function entry
+floor() {
+	case $1 in
+	*-kretprobe) echo tring-retfloor ;;
+	*-function) echo "" ;;
+	*) echo tring-floor ;;
+	esac
+}
+
+# vals FILE TRACER KEY: KEY's values, one per round (warm-up left out)
+vals() {
+	awk -v t="$2" -v k="$3" '$1 == "probe" && $2 != "0" && $2 != "-" && $3 == t {
+		for (i = 4; i < NF; i++) if ($i == k) print $(i + 1) }' "$1"
+}
+
+for series in $kernels; do
+	k=$(guest_kernel "$series") || { say "no Debian $series kernel"; continue; }
+	read -r image kdir <<<"$k"
+	release=${image#/boot/vmlinuz-}
+	dir=$out/probes-$series
+	f=$dir/results/probes.txt
+	if [ "${PROBES_REPRINT:-0}" = 1 ]; then
+		[ -f "$f" ] || continue
+	else
+		guest_modules "$kdir" >/dev/null || { say "the modules do not build for $release"; continue; }
+		make -C "$top" -s tools >/dev/null
+		rm -rf "$dir"
+		mkdir -p "$dir/results"
+		{
+			echo "MODDIR=$(guest_moddir "$kdir")"
+			echo "TOOLS=$B/tools"
+			for v in ROUNDS WARMUP CALLS BUFKB SUBBUFKB CHECK TRACERS; do
+				[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
+			done
+		} >"$dir/results/env"
+		say "Debian $release: the probe benchmark (minutes)"
+		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)" >"$dir/host.info"
+		"$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+			"${PROBES_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-probes.sh" || true
+		echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
+	fi
+	if [ ! -f "$dir/results/done" ]; then
+		say "the $series probe guest did not finish: $dir/console.log, $dir/results/guest.log"
+		[ -s "$f" ] || continue
+	fi
+	"$top/tools/testing/vm/splat.sh" "$dir/console.log" >/dev/null 2>&1 ||
+		say "the $series guest kernel reported a problem: $dir/console.log"
+	inf() { sed -n "s/^info $1 //p" "$f"; }
+	rounds=$(awk '$1 == "probe" && $2 != "-" && $2 != "0" { print $2 }' "$f" | sort -u | grep -c . || true)
+
+	echo
+	echo "== Dynamic probes: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
+	sed 's/^/guest: /' "$dir/host.info" 2>/dev/null || true
+	echo "tring $(inf tring); trace-cmd $(inf trace-cmd); perf $(inf perf); LTTng $(inf lttng | grep . || echo 'not run')"
+	grep '^probe - ' "$f" | sed 's/^probe - \([^ ]*\) unsupported /\1: not run: /' || true
+	for p in pentry pret; do
+		[ -z "$(inf "perf_probe_$p")" ] || echo "perf's probe:$p made by $(inf "perf_probe_$p")"
+	done
+	[ -z "$(inf lttng_enable)" ] || echo "lttng enable-event said: $(inf lttng_enable)"
+	echo "tring_test_probe_target() called $(inf calls) times from one write (\"N SEED fast\": no snprintf),"
+	echo "on CPU 0; every tracer records to tmpfs with its reader running, $(inf bufkb) KiB per CPU (tring -b,"
+	echo "trace-cmd -b, perf -m pages, LTTng --subbuf-size x --num-subbuf; sub-buffers of $(inf subbufkb) KiB"
+	echo "where the tracer has them), discard mode; nice $(inf nice)."
+	echo "$rounds interleaved rounds after a warm-up round (left out), each round's tracer order rotated."
+	echo "ns/hit: (the calls' time traced - the same round's untraced time) / calls, guest ns, median of"
+	echo "the rounds without loss (n: rounds used). /ref: the median over rounds of the ratio to the"
+	echo "matching tring row in the same round. lost: per round, lost as the tracer reports it (perf:"
+	echo "LOST and THROTTLE records), +missed: kprobes' misses (tracefs' kprobe_profile; tring counts"
+	echo "its misses as lost). events: recorded per round, median, as the tracer reports it (trace-cmd:"
+	echo "its saved stats, taken before its readers' last pages; LTTng: none, or the trace's with CHECK=1)."
+	printf '%-17s %9s %2s %-16s %7s %10s %s\n' tracer ns/hit n ref /ref events 'lost(+missed) per round'
+	json_rows=()
+	for t in $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
+		[ "$t" != none ] || {
+			un=$(vals "$f" none ns | median | awk -v c="$(inf calls)" 'NF { printf "%.1f", $1 / c }')
+			printf '%-17s %9s %2s %-16s %7s %10s %s\n' none "${un}/call" - - - - -
+			continue
+		}
+		ne=$(added "$f" "$t" | awk '$2 != "x" { print $2 }' | median)
+		nu=$(added "$f" "$t" | awk '$2 != "x"' | grep -c . || true)
+		rf=$(ref "$t")
+		rr=-
+		[ "$rf" = "$t" ] || rr=$(paired "$f" "$t" "$rf" | median | awk 'NF { printf "%.2f", $1 }')
+		ev=$(vals "$f" "$t" events | grep -v '^-$' | median)
+		lo=$(paste -d+ <(vals "$f" "$t" lost) <(vals "$f" "$t" missed) | sed 's/+-$//' | paste -sd, -)
+		fails=$(grep -c "^probe [1-9][0-9]* $t FAILED" "$f" || true)
+		printf '%-17s %9s %2s %-16s %7s %10s %s\n' "$t" "${ne:--}" "$nu" "$rf" "${rr:--}" "${ev:--}" "${lo:--}"
+		[ "$fails" = 0 ] || echo "  ^ $t failed in $fails rounds (left out)"
+		[ -z "$json" ] || json_rows+=("{\"tracer\":\"$t\",\"ns_per_hit\":${ne:-null},\"rounds_used\":$nu,\"ref\":\"$rf\",\"over_ref\":$(echo "${rr:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost\":\"$lo\",\"failed_rounds\":$fails}")
+	done
+	echo
+	echo "Targets: tring's cost per hit beyond the floor (the trap: the same probe enabled, tracking"
+	echo "leaving every hit out) at most 0.5x each peer's beyond the same floor; tring's function entry at"
+	echo "most 0.5x the peer's cost per hit. Median over rounds of the ratio within each round."
+	printf '%-17s %-17s %-15s %8s %s\n' tring peer floor ratio 'target <= 0.5'
+	for t in $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
+		case $t in
+		none | tring-*) continue ;;
+		esac
+		rf=$(ref "$t")
+		fl=$(floor "$t")
+		rt=$(paired "$f" "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
+		met=$(awk -v r="${rt:-}" 'BEGIN { if (r == "") print "-"; else if (r <= 0.5) print "met"; else print "NOT met" }')
+		printf '%-17s %-17s %-15s %8s %s\n' "$rf" "$t" "${fl:-none}" "${rt:--}" "$met"
+		[ -z "$json" ] || json_rows+=("{\"target\":\"$rf vs $t\",\"floor\":\"${fl:-none}\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false)}")
+	done
+	case " $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | sort -u | tr '\n' ' ') " in
+	*" lttng-function "*)
+		echo "(lttng-function: LTTng's --function is a kretprobe recording an entry and a return event per"
+		echo "call; tring-function records the entry alone through an ftrace_ops.)" ;;
+	esac
+	if [ -n "$json" ]; then
+		(
+			IFS=,
+			printf '{"kernel":"%s","cpus":%s,"emulated":true,"calls":%s,"bufkb":%s,"rounds":%s,"nice":0,"probes":[%s]}\n' \
+				"$(inf kernel)" "$(inf cpus)" "$(inf calls)" "$(inf bufkb)" "$rounds" "${json_rows[*]}"
+		) >>"$json"
+	fi
+done

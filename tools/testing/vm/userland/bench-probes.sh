@@ -1,0 +1,413 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# PID 1 of make bench's dynamic-probe benchmark (run-guest.sh: the host's
+# Debian userland over 9p): one kernel function, tring_test.ko's
+# tring_test_probe_target(), called CALLS times from one write to
+# test/probe ("CALLS SEED fast": no snprintf() per call), untraced and
+# under each tracer's probe on it, every tracer recording to tmpfs with
+# its reader running. What a hit costs: the traced run's time minus the
+# same round's untraced run, over CALLS.
+#
+#   none             untraced
+#   tring-kprobe     p:pbench/entry ... a=%di:u64 b=%si:s32, tring-record
+#   tring-kretprobe  r:pbench/ret ... ret=$retval:s64, tring-record
+#   tring-function   functions = the function, event ftrace/function
+#   tring-floor      the kprobe enabled, tracking/pid holding kthreadd
+#                    (never the caller): the trap and the tracking check,
+#                    nothing recorded
+#   tring-retfloor   the same for the kretprobe
+#   ftrace-kprobe, ftrace-kretprobe: the same definitions in tracefs'
+#                    kprobe_events, trace-cmd record -e pbench/...
+#   ftrace-function  trace-cmd record -p function -l the function
+#   perf-kprobe, perf-kretprobe: perf probe (tracefs' kprobe_events when
+#                    perf probe cannot), perf record -e probe:... -a
+#   lttng-probe      lttng enable-event -k --probe (no arguments: LTTng's
+#                    kprobe events record the address alone)
+#   lttng-function   lttng enable-event -k --function: a kretprobe, an
+#                    entry and a return event per call
+#
+# /results/env (scripts/bench-probes.sh) sets MODDIR, TOOLS, ROUNDS,
+# WARMUP, CALLS, BUFKB, SUBBUFKB, CHECK and may narrow TRACERS.
+# A failed run leaves its logs' ends in /results/failed-TRACER-ROUND.log.
+# Every recorder runs at nice 0, as the writer does (tring-record
+# --nice 0: its default is -10). Result lines go to /results/probes.txt:
+#
+#   info KEY VALUE...
+#   probe ROUND TRACER ns N calls N events N|- lost N missed N|- trace_events N|-
+#   probe - TRACER unsupported REASON...
+#   probe ROUND TRACER FAILED
+#
+# Then it reboots (QEMU exits); /results/done says it finished.
+
+# The tracer lists are split into words on purpose; $retval and the timed
+# writer's script are literal text.
+# shellcheck disable=SC2086,SC2016,SC2116
+
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+export HOME=/tmp LANG=C.UTF-8
+R=/results
+# shellcheck disable=SC1091
+. $R/env
+ROUNDS=${ROUNDS:-7}
+WARMUP=${WARMUP:-1}
+CALLS=${CALLS:-200000}
+BUFKB=${BUFKB:-4096}
+SUBBUFKB=${SUBBUFKB:-64}
+# CHECK=1: round 1's traces read back and their events counted (slow
+# under emulation); 0 (the default): the counts the tracers report.
+CHECK=${CHECK:-0}
+TRACERS=${TRACERS:-none tring-kprobe tring-kretprobe tring-function tring-floor tring-retfloor
+ftrace-kprobe ftrace-kretprobe ftrace-function perf-kprobe perf-kretprobe lttng-probe lttng-function}
+TRACERS=$(echo $TRACERS)
+
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+ln -sfn /proc/self/fd /dev/fd
+mkdir -p /dev/pts /dev/shm
+mount -t devpts devpts /dev/pts
+mount -t tmpfs tmpfs /dev/shm
+# The tools may lie under /tmp (a CI clone), which the tmpfs hides.
+S=/dev/shm/bin
+mkdir -p $S /dev/shm/mod
+cp "$TOOLS/tring-record" $S/
+cp "$MODDIR"/tring.ko "$MODDIR"/tring_test.ko /dev/shm/mod/
+mount -t tmpfs tmpfs /tmp
+mount -t tmpfs tmpfs /run
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tracefs tracefs /sys/kernel/tracing
+exec > >(tee $R/guest.log >/dev/console) 2>&1
+cd /tmp || exit 1
+export PATH=$S:$PATH
+
+OUT=$R/probes.txt
+O=/tmp/out
+T=/sys/kernel/debug/tring
+TR=/sys/kernel/tracing
+FN=tring_test_probe_target
+ARGS='a=%di:u64 b=%si:s32'
+RET='ret=$retval:s64'
+NCPU=$(nproc)
+: >$OUT
+
+info() { echo "info $*" >>$OUT; }
+# up WHAT: a progress line with the guest's uptime
+up() { echo "[$(cut -d' ' -f1 /proc/uptime)] $*"; }
+# unsupported TRACER REASON: say so in the results, leave it out
+unsupported() {
+	echo "probe - $1 unsupported ${*:2}" >>$OUT
+	TRACERS=$(echo " $TRACERS " | sed "s/ $1 / /; s/^ //; s/ $//")
+}
+
+up "userland up"
+info kernel "$(uname -r)"
+info cpus "$NCPU"
+info clocksource "$(cat /sys/devices/system/clocksource/clocksource0/current_clocksource)"
+info calls "$CALLS"
+info bufkb "$BUFKB"
+info subbufkb "$SUBBUFKB"
+info nice "0 (every recorder and the writer; tring-record --nice 0)"
+insmod /dev/shm/mod/tring.ko || { info error "insmod tring.ko failed"; reboot -f; }
+insmod /dev/shm/mod/tring_test.ko || { info error "insmod tring_test.ko failed"; reboot -f; }
+info tring "$(cat /sys/module/tring/version 2>/dev/null || echo tree) (this tree, insmod)"
+info trace-cmd "$(trace-cmd --version 2>/dev/null | awk '/version/ { print $3; exit }') (Debian)"
+info perf "$(perf --version | awk '{ print $3 }') (Debian)"
+# perf unthrottled, as in the race (bench-race.sh): a probe hit is a
+# sample. The rate first: it cannot be written once the check is off.
+echo 100000000 >/proc/sys/kernel/perf_event_max_sample_rate
+echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
+
+# --- Each tracer's support on this kernel --------------------------------------
+[ -f $T/kprobe_events ] || for t in tring-kprobe tring-kretprobe tring-floor tring-retfloor; do
+	unsupported $t "no kprobe_events in this tring"
+done
+[ -f $T/functions ] || unsupported tring-function "no functions file in this tring"
+if [ ! -f $TR/kprobe_events ]; then
+	for t in ftrace-kprobe ftrace-kretprobe perf-kprobe perf-kretprobe; do
+		unsupported $t "no kprobe_events in tracefs"
+	done
+fi
+grep -q "^$FN\b" $TR/available_filter_functions ||
+	unsupported ftrace-function "$FN is not in available_filter_functions"
+if ! echo "$TRACERS" | grep -q lttng; then
+	:
+elif modprobe lttng-tracer 2>/tmp/lttng.err && lttng-sessiond --daemonize 2>>/tmp/lttng.err; then
+	modprobe lttng-kprobes 2>/dev/null
+	modprobe lttng-kretprobes 2>/dev/null
+	info lttng "$(lttng --version | grep -o '[0-9][0-9.]*' | head -n 1) modules $(modinfo -F version lttng-tracer)"
+else
+	for t in lttng-probe lttng-function; do
+		unsupported $t "lttng-modules $(modinfo -F version lttng-tracer 2>/dev/null || echo 2.13.9)" \
+			"does not load on Linux $(uname -r)"
+	done
+fi
+
+# --- Helpers -------------------------------------------------------------------
+# calls: CALLS calls of the function from one write, on CPU 0, at nice 0;
+# prints the write's time in ns (bash's clock, no fork inside the timing)
+calls() {
+	taskset -c 0 nice -n 0 bash -c 't0=${EPOCHREALTIME/./}
+		echo "$1 7 fast" >'"$T"'/test/probe || exit 1
+		t1=${EPOCHREALTIME/./}
+		echo $(((t1 - t0) * 1000))' calls "$CALLS"
+}
+
+# rec_start LOG CMD...: start a recorder in the background; rec_pid
+rec_start() {
+	local log=$1
+	shift
+	"$@" >"$log" 2>&1 &
+	rec_pid=$!
+}
+
+# rec_stop: SIGINT to the recorder and its children (trace-cmd's
+# readers), then wait for it
+rec_stop() {
+	kill -INT $(pgrep -P "$rec_pid") "$rec_pid" 2>/dev/null
+	wait "$rec_pid"
+}
+
+# ready TEST: wait up to 60 s for TEST to hold, then 0.5 s
+ready() {
+	local i
+	for i in $(seq 600); do
+		if "$@"; then
+			sleep 0.5
+			return 0
+		fi
+		sleep 0.1
+	done
+	up "$1: the recorder was not ready after 60 s"
+	return 1
+}
+
+# tring_up: tring-record records into $O (its metadata made)
+tring_up() { kill -0 "$rec_pid" 2>/dev/null && [ -f $O/kernel/metadata ]; }
+# tc_up EVENT_ENABLE_FILE|function: trace-cmd's per-CPU readers forked
+# and the event (or the function tracer) on
+tc_up() {
+	[ "$(pgrep -c -P "$rec_pid")" -ge "$NCPU" ] && [ "$(cat $TR/tracing_on)" = 1 ] || return 1
+	if [ "$1" = function ]; then
+		[ "$(cat $TR/current_tracer)" = function ]
+	else
+		[ "$(cat "$1")" = 1 ]
+	fi
+}
+# perf_up: one event file per CPU open
+perf_up() { [ "$(find /proc/"$rec_pid"/fd -lname '*perf_event*' 2>/dev/null | wc -l)" -ge "$NCPU" ]; }
+
+# ftrace_missed NAME: the misses tracefs' kprobe_profile counts for NAME
+ftrace_missed() { awk -v n="$1" '$1 == n { print $3 }' $TR/kprobe_profile; }
+
+# Each run_TRACER ROUND sets ns (the calls' time), events (recorded, as
+# the tracer reports them; - if it does not), lost, missed, tev (the
+# events read back from the trace, with RB=1; else -).
+
+run_none() { ns=$(calls); events=0 lost=0; }
+
+# tring_run DEF EVENT [TRACK]: tring-record to $O with the probe DEF
+# (kprobe_events) or the function set (DEF "function") enabled as EVENT;
+# TRACK: tracking/pid during the calls
+tring_run() {
+	local def=$1 ev=$2 s
+	rm -rf $O
+	if [ "$def" = function ]; then
+		echo $FN >$T/functions || return
+	else
+		echo "$def" >$T/kprobe_events || return
+	fi
+	rec_start /tmp/tring.log tring-record -q --no-statedump --nice 0 -b "$BUFKB" \
+		-s "$SUBBUFKB" --discard -o $O --summary /tmp/tring.summary
+	ready tring_up || { rec_stop; return; }
+	[ -z "${3:-}" ] || echo "$3" >$T/tracking/pid
+	echo 1 >$T/events/"$ev"/enable
+	ns=$(calls)
+	echo 0 >$T/events/"$ev"/enable
+	: >$T/tracking/pid
+	kill -TERM "$rec_pid"
+	wait "$rec_pid"
+	s=/tmp/tring.summary
+	events=$(sed -n 's/^total\.events=//p' $s)
+	lost=$(($(sed -n 's/^total\.lost=//p' $s) - $(sed -n 's/^total\.lost_at_start=//p' $s)))
+	if [ "$def" = function ]; then : >$T/functions; else : >$T/kprobe_events; fi
+	[ "$RB" = 1 ] && tev=$(babeltrace2 $O 2>/dev/null | grep -c "$(basename "$ev"):")
+}
+run_tring_kprobe() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry; }
+run_tring_kretprobe() { tring_run "r:pbench/ret $FN $RET" pbench/ret; }
+run_tring_function() { tring_run function ftrace/function; }
+run_tring_floor() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry 2; }
+run_tring_retfloor() { tring_run "r:pbench/ret $FN $RET" pbench/ret 2; }
+
+# tc_run WHAT READY ARG...: trace-cmd record ARG... to $O; WHAT names
+# the kprobe (missed count) or is "function"
+tc_run() {
+	local what=$1 rdy=$2 m0
+	shift 2
+	rm -rf $O
+	mkdir -p $O
+	m0=$(ftrace_missed "$what")
+	# --no-filter: no hidden filter on trace-cmd's own pid (as in the
+	# race); -C mono; file version 6: uncompressed, as the others.
+	rec_start /tmp/tc.log trace-cmd record --no-filter -C mono --file-version 6 \
+		-b "$BUFKB" -o $O/trace.dat "$@"
+	ready tc_up "$rdy" || { rec_stop; return; }
+	ns=$(calls)
+	rec_stop
+	trace-cmd report --stat -i $O/trace.dat >>/tmp/tc.log 2>&1
+	events=$(awk '/^read events:/ { s += $3 } END { print s + 0 }' /tmp/tc.log)
+	lost=$(awk '/^dropped events:/ { s += $3 } /^overrun:/ { s += $2 } END { print s + 0 }' /tmp/tc.log)
+	[ "$what" = function ] || missed=$(($(ftrace_missed "$what") - ${m0:-0}))
+	[ "$RB" = 1 ] && tev=$(trace-cmd report -i $O/trace.dat 2>/dev/null | grep -cE '^ +.+\[[0-9]+\] ')
+}
+# ft_kprobe DEF NAME: DEF in tracefs' kprobe_events, recorded
+ft_kprobe() {
+	echo "$1" >>$TR/kprobe_events || return
+	tc_run "$2" $TR/events/pbench/"$2"/enable -e pbench/"$2"
+	echo "-:pbench/$2" >>$TR/kprobe_events
+}
+run_ftrace_kprobe() { ft_kprobe "p:pbench/entry $FN $ARGS" entry; }
+run_ftrace_kretprobe() { ft_kprobe "r:pbench/ret $FN $RET" ret; }
+run_ftrace_function() {
+	tc_run function function -p function -l $FN
+	echo nop >$TR/current_tracer
+	: >$TR/set_ftrace_filter
+}
+
+# perf_define NAME SPEC: perf probe's event probe:NAME on SPEC (a
+# function, or FUNC%return) with ARGS...; tracefs' kprobe_events
+# (group probe) where perf probe cannot (no debug information for the
+# module): what perf probe would write there itself
+perf_define() {
+	local name=$1 spec=$2
+	shift 2
+	if perf probe -q -a "$name=$spec $*" 2>>/tmp/perf-probe.log ||
+		perf probe -q -m /dev/shm/mod/tring_test.ko -a "$name=$spec $*" 2>>/tmp/perf-probe.log; then
+		perf_how "$name" "perf probe"
+		return 0
+	fi
+	case $spec in
+	*%return) echo "r:probe/$name ${spec%\%return} $*" >>$TR/kprobe_events ;;
+	*) echo "p:probe/$name $spec $*" >>$TR/kprobe_events ;;
+	esac || return
+	perf_how "$name" "tracefs' kprobe_events (perf probe failed: $(tail -n 1 /tmp/perf-probe.log))"
+}
+
+# perf_how NAME HOW: how probe:NAME was made, said once
+perf_how() {
+	grep -q "^info perf_probe_$1 " $OUT || info "perf_probe_$1" "$2"
+}
+
+# perf_run NAME: perf record -e probe:NAME -a to $O, its events enabled
+# through its control fifo once it acknowledged (as in the race)
+perf_run() {
+	local ack m0
+	rm -rf $O /tmp/perf.ctl /tmp/perf.ack
+	mkdir -p $O
+	mkfifo /tmp/perf.ctl /tmp/perf.ack
+	m0=$(ftrace_missed "$1")
+	rec_start /tmp/perf.log perf record -B -N -a -k mono -m $((BUFKB / 4)) -e "probe:$1" \
+		-D -1 --control fifo:/tmp/perf.ctl,/tmp/perf.ack -o $O/perf.data
+	ready perf_up || { rec_stop; return; }
+	echo enable >/tmp/perf.ctl &
+	read -r -t 30 ack </tmp/perf.ack
+	[ "$ack" = ack ] || { up "perf: no ack for enable"; rec_stop; return; }
+	ns=$(calls)
+	rec_stop
+	perf report --stats -i $O/perf.data >/tmp/perf.stats 2>/dev/null
+	events=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
+	# LOST records' losses (the ring was full) and THROTTLE records
+	# (samples the kernel skipped): both counted as lost
+	# perf script only where there are LOST records: under emulation
+	# it takes longer than the recording
+	lost=0
+	awk '$1 ~ /^LOST(_SAMPLES)?$/ && $2 == "events:" && $3 > 0 { f = 1 } END { exit !f }' /tmp/perf.stats &&
+		lost=$(perf script --show-lost-events -F event -i $O/perf.data 2>/dev/null |
+			awk '/PERF_RECORD_LOST/ { for (i = 1; i <= NF; i++) if ($i == "lost") l += $(i + 1) }
+				END { print l + 1 }')
+	lost=$((lost + $(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats | grep . || echo 0)))
+	missed=$(($(ftrace_missed "$1") - ${m0:-0}))
+	[ "$RB" = 1 ] && tev=$events
+}
+run_perf_kprobe() {
+	perf_define pentry $FN "$ARGS" || return
+	perf_run pentry
+	perf probe -q -d probe:pentry 2>/dev/null || echo "-:probe/pentry" >>$TR/kprobe_events
+}
+run_perf_kretprobe() {
+	perf_define pret "$FN%return" "$RET" || return
+	perf_run pret
+	perf probe -q -d probe:pret 2>/dev/null || echo "-:probe/pret" >>$TR/kprobe_events
+}
+
+# lttng_run OPTION NAME: a kernel session, LTTng's channel of the same
+# size per CPU, one probe event (OPTION --probe or --function)
+lttng_run() {
+	rm -rf $O
+	lttng create pbench --output=$O >/dev/null || return
+	if ! lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
+		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null ||
+		! lttng enable-event -k -c ch "$1" $FN "$2" >/tmp/lttng.enable 2>&1; then
+		lttng destroy >/dev/null 2>&1
+		return
+	fi
+	lttng start >/dev/null
+	ns=$(calls)
+	lttng stop >/tmp/lttng.stop 2>&1
+	lttng destroy >/dev/null 2>&1
+	lost=$(sed -n 's/.*Warning: \([0-9]*\) events were discarded.*/\1/p' /tmp/lttng.stop | head -n 1)
+	lost=${lost:-0}
+	# LTTng reports no count of what it recorded: the trace's.
+	events=-
+	[ "$RB" = 1 ] && tev=$(babeltrace2 $O 2>/dev/null | grep -c " $2") && events=$tev
+}
+run_lttng_probe() { lttng_run --probe pentry; }
+run_lttng_function() { lttng_run --function pfunc; }
+
+# The tracers of TRACERS rotated to start at the Nth.
+rotated() {
+	local n=$1 i=0 first="" rest="" t cnt
+	cnt=$(echo $TRACERS | wc -w)
+	for t in $TRACERS; do
+		if [ $((i % cnt)) -lt $((n % cnt)) ]; then rest="$rest $t"; else first="$first $t"; fi
+		i=$((i + 1))
+	done
+	echo $first $rest
+}
+
+# one ROUND TRACER: one run, one result line; with CHECK=1 the trace
+# read back in round 1; a failed run's logs kept in /results
+one() {
+	RB=0
+	[ "$1" = 1 ] && RB=$CHECK
+	ns='' events=- lost=- missed=- tev=-
+	up "round $1 $2"
+	sync
+	"run_${2//-/_}" "$1"
+	if [ -z "$ns" ]; then
+		echo "probe $1 $2 FAILED" >>$OUT
+		tail -n 20 /tmp/*.log /tmp/lttng.* >"$R/failed-$2-$1.log" 2>&1
+		return
+	fi
+	echo "probe $1 $2 ns $ns calls $CALLS events ${events:--} lost ${lost:--} missed ${missed:--} trace_events $tev" >>$OUT
+	rm -rf $O
+}
+
+up "tracers: $TRACERS"
+# Round 0 warms up (cold translations under emulation): left out.
+for r in $(seq $((WARMUP ? 0 : 1)) "$ROUNDS"); do
+	for t in $(rotated "$r"); do
+		one "$r" "$t"
+	done
+done
+[ ! -s /tmp/lttng.enable ] || info lttng_enable "$(tr '\n' ' ' </tmp/lttng.enable)"
+cp /tmp/tc.log /tmp/perf.log /tmp/perf-probe.log /tmp/tring.log $R/ 2>/dev/null
+
+up "done"
+# shellcheck disable=SC2046
+pidof lttng-sessiond >/dev/null && kill $(pidof lttng-sessiond)
+rmmod tring_test tring
+echo "done" >$R/done
+sync
+umount $R
+echo b >/proc/sysrq-trigger
