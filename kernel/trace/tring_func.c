@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring: the functions file, the set of kernel functions the event
- * ftrace/function traces (tring_func_event.c), with the semantics of
+ * tring: the functions file, the set of kernel functions the events
+ * ftrace/function (tring_func_event.c) and, on kernels with fprobe,
+ * ftrace/function_exit (tring_fexit.c) trace, with the semantics of
  * ftrace's set_ftrace_filter: each word written is a glob ("vfs_*",
  * "*lock*", an exact name) that adds the functions it matches, or with
  * a leading '!' removes them; opened with O_TRUNC (">") the file is
@@ -491,7 +492,7 @@ static void tring_func_exit_remove(void)
 }
 
 /**
- * tring_func_init - the function event and the functions file
+ * tring_func_init - the function events and the functions file
  * @root: tring's debugfs directory.
  *
  * After the generic events are up (tring_events_init()). Without
