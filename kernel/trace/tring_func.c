@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring: the functions file, the set of kernel functions the event
- * ftrace/function traces (tring_func_event.c), with the semantics of
+ * tring: the functions file, the set of kernel functions the events
+ * ftrace/function (tring_func_event.c) and, on kernels with fprobe,
+ * ftrace/function_exit (tring_fexit.c) trace, with the semantics of
  * ftrace's set_ftrace_filter: each word written is a glob ("vfs_*",
  * "*lock*", an exact name) that adds the functions it matches, or with
  * a leading '!' removes them; opened with O_TRUNC (">") the file is
@@ -81,6 +82,8 @@ static struct ftrace_ops tring_func_match_ops;
 /* The set in force; under tring_func_lock, read under RCU. */
 static struct tring_func_set __rcu *tring_func_cur;
 static struct tring_gen_event *tring_func_ev;
+/* ftrace/function_exit, NULL where the kernel has no fprobe. */
+static struct tring_gen_event *tring_func_exit_ev;
 static struct dentry *tring_func_file;
 
 static int tring_func_cmp_ip(const void *a, const void *b)
@@ -226,6 +229,16 @@ static void tring_func_match_revert(void)
 			ret);
 }
 
+/* Give the tracers the set in force @cur again (after a failure). */
+static void tring_func_tracers_revert(struct tring_func_set *cur)
+{
+	const unsigned long *ips = cur ? cur->ips : NULL;
+	unsigned int nr = cur ? cur->nr : 0;
+
+	if (tring_func_tracer_set(ips, nr) || tring_fexit_set(ips, nr))
+		pr_warn("functions: the tracers could not be given the set in force again\n");
+}
+
 /* The match ops' filter becomes the set in force; tring_func_lock held. */
 static int tring_func_commit(void)
 {
@@ -245,6 +258,13 @@ static int tring_func_commit(void)
 	ret = tring_func_tracer_set(set->ips, set->nr);
 	if (ret) {
 		pr_warn("functions: ftrace refused the filter (%d)\n", ret);
+		tring_func_set_free(set);
+		return ret;
+	}
+	ret = tring_fexit_set(set->ips, set->nr);
+	if (ret) {
+		pr_warn("functions: the exit probe refused the set (%d)\n", ret);
+		tring_func_tracers_revert(old);
 		tring_func_set_free(set);
 		return ret;
 	}
@@ -390,15 +410,18 @@ static struct notifier_block tring_func_module_nb = {
 };
 
 /**
- * tring_func_ctf_decl - the CTF type of the function event's addresses
+ * tring_func_ctf_decl - the CTF type of the function events' addresses
  * @m: where.
- * @ev: the event.
+ * @ev: the event (ftrace/function or ftrace/function_exit).
+ * @done: the shared declarations this metadata has already: the type is
+ *	written once (TRING_GEN_CTF_FUNCTION), for whichever comes first.
  *
  * tring_function_t: an enumeration whose labels are the traced
  * functions' names over their address ranges; a plain integer while
  * the set is empty (CTF has no empty enumeration). Under RCU.
  */
-void tring_func_ctf_decl(struct seq_file *m, const struct tring_gen_event *ev)
+void tring_func_ctf_decl(struct seq_file *m, const struct tring_gen_event *ev,
+			 unsigned long *done)
 {
 	static const char *const base =
 		"integer { size = 64; align = 8; signed = false; base = 16; }";
@@ -406,6 +429,9 @@ void tring_func_ctf_decl(struct seq_file *m, const struct tring_gen_event *ev)
 	const struct tring_func *f;
 	unsigned int i;
 
+	if (*done & TRING_GEN_CTF_FUNCTION)
+		return;
+	*done |= TRING_GEN_CTF_FUNCTION;
 	set = rcu_dereference(tring_func_cur);
 	if (!set || !set->nr) {
 		seq_printf(m, "typealias %s := tring_function_t;\n\n", base);
@@ -436,8 +462,37 @@ bool tring_func_ctf_field(struct seq_file *m, const struct tring_gen_event *ev,
 	return true;
 }
 
+/* List ftrace/function_exit where the kernel has fprobe (tring_fexit.c). */
+static int tring_func_exit_add(void)
+{
+	struct tring_gen_event *ev;
+	int ret;
+
+	ev = tring_fexit_event_new();
+	if (IS_ERR_OR_NULL(ev))
+		return PTR_ERR_OR_ZERO(ev);
+	kref_get(&ev->ref);
+	ret = tring_gen_add(ev);
+	if (ret) {
+		tring_gen_put(ev);
+		return ret;
+	}
+	tring_func_exit_ev = ev;
+	return 0;
+}
+
+/* Disable, unlist and free ftrace/function_exit, if listed. */
+static void tring_func_exit_remove(void)
+{
+	if (!tring_func_exit_ev)
+		return;
+	tring_gen_unlist(tring_func_exit_ev);
+	tring_fexit_event_free(tring_func_exit_ev);
+	tring_func_exit_ev = NULL;
+}
+
 /**
- * tring_func_init - the function event and the functions file
+ * tring_func_init - the function events and the functions file
  * @root: tring's debugfs directory.
  *
  * After the generic events are up (tring_events_init()). Without
@@ -461,6 +516,9 @@ int tring_func_init(struct dentry *root)
 		return ret == -ENODEV ? 0 : ret;
 	}
 	tring_func_ev = ev;
+	ret = tring_func_exit_add();
+	if (ret)
+		goto unlist;
 	ret = register_module_notifier(&tring_func_module_nb);
 	if (ret)
 		goto unlist;
@@ -471,6 +529,7 @@ int tring_func_init(struct dentry *root)
 	ret = PTR_ERR(tring_func_file);
 	unregister_module_notifier(&tring_func_module_nb);
 unlist:
+	tring_func_exit_remove();
 	tring_gen_unlist(ev);
 	tring_func_event_free(ev);
 	tring_func_ev = NULL;
@@ -490,7 +549,8 @@ void tring_func_exit(void)
 		return;
 	debugfs_remove(tring_func_file);
 	unregister_module_notifier(&tring_func_module_nb);
-	/* Disabled: the ops unregistered, no callback running. */
+	/* Disabled: the ops and fprobe unregistered, no callback running. */
+	tring_func_exit_remove();
 	tring_gen_unlist(tring_func_ev);
 	tring_func_event_free(tring_func_ev);
 	tring_func_ev = NULL;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tring: kernel function entry tracing. tring_func.c keeps the set of
- * traced functions (the functions file) and its CTF enumeration;
+ * tring: kernel function entry and exit tracing. tring_func.c keeps the
+ * set of traced functions (the functions file) and its CTF enumeration;
  * tring_func_event.c records the event ftrace/function through an
- * ftrace_ops of tring's.
+ * ftrace_ops of tring's, tring_fexit.c ftrace/function_exit through an
+ * fprobe of tring's (kernels with fprobe).
  */
 #ifndef _TRING_FUNC_H
 #define _TRING_FUNC_H
@@ -50,7 +51,8 @@ struct tring_func_set {
 /* tring_func.c */
 int tring_func_init(struct dentry *root);
 void tring_func_exit(void);
-void tring_func_ctf_decl(struct seq_file *m, const struct tring_gen_event *ev);
+void tring_func_ctf_decl(struct seq_file *m, const struct tring_gen_event *ev,
+			 unsigned long *done);
 bool tring_func_ctf_field(struct seq_file *m, const struct tring_gen_event *ev,
 			  unsigned int i);
 
@@ -59,5 +61,31 @@ struct tring_gen_event *tring_func_event_new(void);
 void tring_func_event_free(struct tring_gen_event *ev);
 int tring_func_tracer_set(const unsigned long *ips, unsigned int nr);
 void tring_func_tracer_show(struct seq_file *m);
+int tring_func_field_add(struct tring_gen_event *ev, const char *name,
+			 unsigned int src, bool is_signed);
+
+/*
+ * tring_fexit.c: ftrace/function_exit, where the kernel has fprobe
+ * (Kbuild's TRING_HAVE_FPROBE); elsewhere there is no such event.
+ */
+#ifdef TRING_HAVE_FPROBE
+struct tring_gen_event *tring_fexit_event_new(void);
+void tring_fexit_event_free(struct tring_gen_event *ev);
+int tring_fexit_set(const unsigned long *ips, unsigned int nr);
+#else
+static inline struct tring_gen_event *tring_fexit_event_new(void)
+{
+	return NULL;
+}
+
+static inline void tring_fexit_event_free(struct tring_gen_event *ev)
+{
+}
+
+static inline int tring_fexit_set(const unsigned long *ips, unsigned int nr)
+{
+	return 0;
+}
+#endif
 
 #endif /* _TRING_FUNC_H */

@@ -205,15 +205,23 @@ static const struct tring_gen_ops tring_func_gen_ops = {
 	.ctf_field = tring_func_ctf_field,
 };
 
-/* Field @name of @ev at @src: a u64 shown in hexadecimal. */
-static int tring_func_field(struct tring_gen_event *ev, const char *name,
-			    unsigned int src)
+/**
+ * tring_func_field_add - the next field of a function event
+ * @ev: the event being made, @ev->fields long enough.
+ * @name: the field's name.
+ * @src: its offset in the record.
+ * @is_signed: a signed u64 in decimal; else in hexadecimal (an address).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int tring_func_field_add(struct tring_gen_event *ev, const char *name,
+			 unsigned int src, bool is_signed)
 {
 	struct tring_gen_field *f = &ev->fields[ev->nr_fields];
 
 	*f = (struct tring_gen_field) {
 		.src = src, .size = 8, .kind = TRING_GEN_INT, .elem = 8,
-		.hex = 1,
+		.hex = !is_signed, .is_signed = is_signed,
 	};
 	f->name = kstrdup(name, GFP_KERNEL);
 	if (!f->name)
@@ -246,8 +254,8 @@ struct tring_gen_event *tring_func_event_new(void)
 	ev->fields = kcalloc(2, sizeof(*ev->fields), GFP_KERNEL);
 	if (ev->group && ev->fields) {
 		ev->name = ev->group + strlen(ev->group) + 1;
-		ret = tring_func_field(ev, "ip", 0) ?:
-		      tring_func_field(ev, "parent_ip", 8) ?:
+		ret = tring_func_field_add(ev, "ip", 0, false) ?:
+		      tring_func_field_add(ev, "parent_ip", 8, false) ?:
 		      tring_gen_sizes(ev);
 	}
 	if (ret) {

@@ -7,6 +7,7 @@
 #ifndef _TRING_GEN_H
 #define _TRING_GEN_H
 
+#include <linux/bits.h>
 #include <linux/kref.h>
 #include <linux/list.h>
 #include <linux/mutex.h>
@@ -74,6 +75,9 @@ struct tring_gen_group {
 
 struct tring_gen_event;
 
+/* Declarations shared by several events, written once per metadata. */
+#define TRING_GEN_CTF_FUNCTION	BIT(0)	/* tring_function_t (tring_func.c) */
+
 /**
  * struct tring_gen_ops - how an event that is not the kernel's is recorded
  * @on: start recording it. Process context, tring_gen_enable_lock held;
@@ -83,6 +87,9 @@ struct tring_gen_event;
  * @show: its definition, for its format file.
  * @ctf_decl: NULL, or writes the CTF declarations the event's fields
  *	use, before the event's own. Under rcu_read_lock(): no sleeping.
+ *	@done holds a bit per declaration several events share
+ *	(TRING_GEN_CTF_*) that this copy of the metadata already has: the
+ *	hook writes a shared one only if its bit is clear, then sets it.
  * @ctf_field: NULL, or writes field @i of the event itself and returns
  *	true (false: the usual integer, string...). The same context.
  *
@@ -94,7 +101,8 @@ struct tring_gen_ops {
 	int (*on)(struct tring_gen_event *ev);
 	void (*off)(struct tring_gen_event *ev);
 	void (*show)(struct seq_file *m, const struct tring_gen_event *ev);
-	void (*ctf_decl)(struct seq_file *m, const struct tring_gen_event *ev);
+	void (*ctf_decl)(struct seq_file *m, const struct tring_gen_event *ev,
+			 unsigned long *done);
 	bool (*ctf_field)(struct seq_file *m, const struct tring_gen_event *ev,
 			  unsigned int i);
 };

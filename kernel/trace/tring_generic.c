@@ -465,6 +465,7 @@ static void tring_gen_ctf_field(struct seq_file *m,
 void tring_generic_ctf(struct seq_file *m)
 {
 	const struct tring_gen_event *ev;
+	unsigned long done = 0;
 	unsigned int j;
 
 	rcu_read_lock();
@@ -473,7 +474,7 @@ void tring_generic_ctf(struct seq_file *m)
 		if (!smp_load_acquire(&ev->described))
 			continue;
 		if (ev->ops && ev->ops->ctf_decl)
-			ev->ops->ctf_decl(m, ev);
+			ev->ops->ctf_decl(m, ev, &done);
 		seq_printf(m, "event {\n\tname = \"%s\";\n\tid = %u;\n\tstream_id = 0;\n\tfields := struct {\n",
 			   ev->name, ev->id);
 		for (j = 0; j < ev->nr_fields; j++)

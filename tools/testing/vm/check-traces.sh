@@ -445,6 +445,42 @@ if [ -f "$fx" ]; then
 	fi
 fi
 
+# --- function-exit: kernel function exit (fprobe), with the entries ---------
+# tring_function_test.sh, on kernels with fprobe: ftrace/function_exit
+# and ftrace/function both recorded on tring_test_probe_target, called N
+# times as (i, SEED - i): it returns 2 * i + SEED. Both events' ip and
+# parent_ip share one enumeration (declared once); the exits' caller is
+# not in the set ("<unknown>"), at the entries' return address.
+fxx=$traces/function-exit.expect
+fx2=$traces/function-exit
+if [ -f "$fxx" ]; then
+	xnum=$(expected "$fxx" calls)
+	xseed=$(expected "$fxx" seed)
+	check "function-exit: babeltrace2 reads the trace" bt "$fx2"
+	check "function-exit: nothing lost" test "$(summary_sum "$fx2/.tring-record.summary" lost)" = 0
+	check "function-exit: $xnum function_exit events, no other, each of tring_test_probe_target by name" \
+		test "$(grep -c ' function_exit: .* ip = ( "tring_test_probe_target" : container = 0x[0-9A-F]* ), parent_ip = ( <unknown> : container = 0x[0-9A-F]* ), retval = -*[0-9]* }' "$fx2.bt") $(grep -c ' function_exit: ' "$fx2.bt")" = "$xnum $xnum"
+	check "function-exit: $xnum function events beside them" \
+		test "$(grep -c ' function: .* ip = ( "tring_test_probe_target" : ' "$fx2.bt")" = "$xnum"
+	seq 0 $((xnum - 1)) | awk -v s="$xseed" '{ print 2 * $1 + s }' >"$fx2.want"
+	sed -n 's/.* function_exit: .* retval = \(-*[0-9]*\) }$/\1/p' "$fx2.bt" >"$fx2.got"
+	check "function-exit: the return values in call order, 2 * i + $xseed" \
+		cmp -s "$fx2.want" "$fx2.got"
+	xa=$(sed -n 's/.* function_exit: .* ip = ( "tring_test_probe_target" : container = \(0x[0-9A-F]*\) ), parent_ip = ( <unknown> : container = \(0x[0-9A-F]*\) ).*/\1 \2/p' "$fx2.bt" | sort -u)
+	xe=$(sed -n 's/.* function: .* ip = ( "tring_test_probe_target" : container = \(0x[0-9A-F]*\) ), parent_ip = ( <unknown> : container = \(0x[0-9A-F]*\) ).*/\1 \2/p' "$fx2.bt" | sort -u)
+	check "function-exit: one ip and return address ($xa), those of the entries" \
+		test -n "$xa" -a "$(echo "$xa" | wc -l)" = 1 -a "$xa" = "$xe"
+	check "function-exit: the metadata declares tring_function_t once" \
+		test "$(grep -c ':= tring_function_t;' "$fx2/kernel/metadata")" = 1
+	if [ -n "$(expected "$fxx" set)" ]; then
+		xs=$traces/function-exit-set
+		check "function-exit: babeltrace2 reads the trace of the set changing" bt "$xs"
+		got=$(sed -n 's/.* function_exit: .* ip = ( "tring_test_probe_target" : .* retval = \(-*[0-9]*\) }$/\1/p' "$xs.bt" | tr '\n' ' ')
+		check "function-exit: the set changing, re-registered, the $(expected "$fxx" set) calls' exits (0 2 4; got $got)" \
+			test "$got" = "0 2 4 "
+	fi
+fi
+
 # --- wakeup: tring's reader wakeups, raised inside generic handlers -----------
 # tring_generic_life_test.sh (kernels with ipi:ipi_send_cpu): 20000
 # tring_tp_a generic events, a reader woken at every sub-buffer; the

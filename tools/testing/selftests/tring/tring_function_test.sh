@@ -20,6 +20,13 @@
 #            event records nothing (function-empty) and its ftrace_ops
 #            is not registered; a set made empty while enabled and
 #            filled again registers it again
+#   exit     where events/ftrace/function_exit exists (fprobe; not on
+#            Debian's 6.1, SKIP there): its fprobe registered while
+#            enabled with a set, again when the set changes; N calls
+#            recorded with ftrace/function beside it (to
+#            /results/traces/function-exit/, function-exit.expect):
+#            check-traces.sh checks the names, the return values in
+#            call order (2 * i + SEED) and that nothing was lost
 #   module   tring_test's functions leave the set when it is unloaded
 #   unload   tring unloaded with the event enabled and a function in
 #            the set, then loaded again: no splat (the run's check too)
@@ -169,6 +176,56 @@ wait $other
 ok $? "command: the set found (vfs_read) written back, the event off"
 echo "command 9" >>$OUT/function.expect
 : >$F
+
+# --- exit: ftrace/function_exit (kernels with fprobe) --------------------------
+# The fprobe follows the same set; a set changed while enabled registers
+# it again. Recorded with ftrace/function beside it (the metadata then
+# declares tring_function_t once for both): N calls of
+# tring_test_probe_target(i, SEED - i), which returns 2 * i + SEED.
+X=$T/events/ftrace/function_exit
+SEED=11
+if [ ! -d $X ]; then
+	ok 0 "exit: ftrace/function_exit # SKIP no fprobe in this kernel"
+else
+	echo tring_test_probe_target >$F &&
+		grep -q '^functions: 1 ' $X/format &&
+		grep -q '^registered: no' $X/format &&
+		grep -q 'field:int retval;.*signed:1;' $X/format
+	ok $? "exit: the format counts the function, has a signed retval, nothing registered"
+	# Recorded (function-exit-set), so that its records and misses
+	# (vfs_read's) are not left in the buffer for the next recording.
+	tring-record -q --no-statedump -o $OUT/function-exit-set &
+	rec=$!
+	recording $OUT/function-exit-set $rec
+	echo 1 >$X/enable && grep -q '^registered: yes' $X/format &&
+		grep -q '^missed: 0' $X/format
+	ok $? "exit: enabled, the fprobe registered"
+	echo vfs_read >>$F && grep -q '^functions: 2 ' $X/format &&
+		grep -q '^registered: yes' $X/format && echo "3 0" >$T/test/probe
+	ok $? "exit: a function added while enabled: registered again on 2"
+	: >$F && grep -q '^registered: no' $X/format &&
+		echo tring_test_probe_target >$F &&
+		grep -q '^registered: yes' $X/format
+	ok $? "exit: the set emptied unregisters it, filled again registers it"
+	echo 0 >$X/enable && grep -q '^registered: no' $X/format
+	ok $? "exit: disabled, the fprobe unregistered"
+	kill -INT $rec
+	wait $rec
+	ok $? "exit: tring-record exit status (the set changing)"
+	tring-record -q --no-statedump -o $OUT/function-exit &
+	rec=$!
+	recording $OUT/function-exit $rec
+	echo 1 >$X/enable && echo 1 >$EV/enable
+	ok $? "exit: function_exit and function enabled"
+	echo "$N $SEED" >$T/test/probe && grep -q '^missed: 0' $X/format
+	ok $? "exit: $N calls of tring_test_probe_target, no fprobe miss"
+	echo 0 >$X/enable && echo 0 >$EV/enable
+	kill -INT $rec
+	wait $rec
+	ok $? "exit: tring-record exit status"
+	printf 'calls %s\nseed %s\nset 3\n' $N $SEED >$OUT/function-exit.expect
+	: >$F
+fi
 
 # --- module --------------------------------------------------------------------
 echo 'tring_test_probe_target vfs_read' >$F && rmmod tring_test &&
