@@ -2,7 +2,7 @@
 /*
  * tring-record: declarations shared by the record logic (record.c and
  * the stages it runs: setup.c, events.c, output.c, loop.c, summary.c;
- * options.c; util.c below them all),
+ * options.c and usage.c; util.c below them all),
  * the real stream backend (stream_ioctl.c) and the unit test (test_*.c),
  * which links the same logic against a fake backend.
  *
@@ -440,6 +440,8 @@ int tr_parse_options(struct tr_opts *o, int argc, char **argv);
 bool tr_names_command(int argc, char **argv);
 long tr_parse_size_kb(const char *s, long min, long max);
 int tr_parse_cpulist(const char *s, unsigned char *bitmap);
+
+/* usage.c */
 void tr_usage(FILE *f);
 
 static inline bool tr_cpu_isset(const unsigned char *bm, unsigned int cpu)

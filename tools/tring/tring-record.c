@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * tring-record: save the tring per-CPU trace buffers as CTF stream files.
- * See tr_usage() (options.c) or run tring-record --help.
+ * See tr_usage() (usage.c) or run tring-record --help.
  */
 #include "record.h"
 
