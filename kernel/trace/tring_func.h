@@ -48,9 +48,21 @@ struct tring_func_set {
 	char *names;
 };
 
-/* tring_func.c */
+/* tring_func.c, built where the kernel has the dynamic function tracer */
+#ifdef CONFIG_DYNAMIC_FTRACE
 int tring_func_init(struct dentry *root);
 void tring_func_exit(void);
+#else
+/* No functions file: nothing to trace function entry with. */
+static inline int tring_func_init(struct dentry *root)
+{
+	return 0;
+}
+
+static inline void tring_func_exit(void)
+{
+}
+#endif
 void tring_func_ctf_decl(struct seq_file *m, const struct tring_gen_event *ev,
 			 unsigned long *done);
 bool tring_func_ctf_field(struct seq_file *m, const struct tring_gen_event *ev,

@@ -209,7 +209,7 @@ static struct tring_gen_event *tring_probe_new_event(struct tring_probe *p)
 	kref_init(&ev->ref);
 	ev->gone = true;	/* until listed (tring_gen_add()) */
 	ev->ops = tring_probe_user(def) ? &tring_uprobe_gen_ops :
-		  &tring_kprobe_gen_ops;
+		  tring_kprobe_ops();
 	ev->priv = p;
 	/* One allocation: "group\0name\0", as tring_generic.c's. */
 	ev->group = kmalloc(glen + strlen(def->event) + 1, GFP_KERNEL);

@@ -93,14 +93,54 @@ int tring_probe_clear(enum tring_probe_file file);
 void tring_probe_list(struct seq_file *m, enum tring_probe_file file);
 void tring_probe_exit_all(void);
 
-/* tring_probe_kprobe.c */
+/* tring_probe_kprobe.c, built where the kernel has kretprobes */
+#ifdef CONFIG_KRETPROBES
 extern const struct tring_gen_ops tring_kprobe_gen_ops;
+
+static inline const struct tring_gen_ops *tring_kprobe_ops(void)
+{
+	return &tring_kprobe_gen_ops;
+}
+
 int tring_kprobe_resolve(struct tring_probe_def *def,
 			 struct tring_probe_error *err);
 const char *tring_kprobe_why(int ret);
 int tring_kprobe_register(struct tring_probe *p);
 void tring_kprobe_unregister(struct tring_probe *p);
 bool tring_kprobe_unregister_many(struct list_head *victims, unsigned int n);
+#else
+/* No kprobe can be made: kprobe_events does not exist. */
+static inline const struct tring_gen_ops *tring_kprobe_ops(void)
+{
+	return NULL;
+}
+
+static inline int tring_kprobe_resolve(struct tring_probe_def *def,
+				       struct tring_probe_error *err)
+{
+	return 0;
+}
+
+static inline const char *tring_kprobe_why(int ret)
+{
+	return "this kernel has no kprobes";
+}
+
+static inline int tring_kprobe_register(struct tring_probe *p)
+{
+	return -EOPNOTSUPP;
+}
+
+static inline void tring_kprobe_unregister(struct tring_probe *p)
+{
+}
+
+static inline bool tring_kprobe_unregister_many(struct list_head *victims,
+						unsigned int n)
+{
+	return true;
+}
+#endif
 
 /* tring_probe_uprobe.c */
 extern const struct tring_gen_ops tring_uprobe_gen_ops;

@@ -161,7 +161,8 @@ static const struct file_operations tring_probe_fops = {
  * tring_probe_init - make kprobe_events and uprobe_events
  * @root: tring's debugfs directory.
  *
- * uprobe_events only where the kernel has uprobes (CONFIG_UPROBES).
+ * Each only where the kernel has its kind: kretprobes (CONFIG_KRETPROBES),
+ * uprobes (CONFIG_UPROBES).
  *
  * Return: 0, or -errno (nothing made).
  */
@@ -172,8 +173,9 @@ int tring_probe_init(struct dentry *root)
 
 	for (i = 0; i < ARRAY_SIZE(tring_probe_files); i++) {
 		d = &tring_probe_files[i];
-		if (d->file == TRING_PROBE_FILE_UPROBE &&
-		    !IS_ENABLED(CONFIG_UPROBES))
+		if (d->file == TRING_PROBE_FILE_UPROBE ?
+		    !IS_ENABLED(CONFIG_UPROBES) :
+		    !IS_ENABLED(CONFIG_KRETPROBES))
 			continue;
 		d->dentry = debugfs_create_file(d->name, 0600, root, d,
 						&tring_probe_fops);
