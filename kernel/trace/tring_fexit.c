@@ -310,27 +310,17 @@ static const struct tring_gen_ops tring_fexit_gen_ops = {
  */
 struct tring_gen_event *tring_fexit_event_new(void)
 {
-	static const char names[] = "ftrace\0function_exit";
 	struct tring_gen_event *ev;
-	int ret = -ENOMEM;
+	int ret;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		return ERR_PTR(-ENOMEM);
-	kref_init(&ev->ref);
-	ev->gone = true;	/* until listed (tring_gen_add()) */
-	ev->ops = &tring_fexit_gen_ops;
-	ev->priv = &tring_fexit;
-	/* One allocation: "group\0name\0", as tring_generic.c's. */
-	ev->group = kmemdup(names, sizeof(names), GFP_KERNEL);
-	ev->fields = kcalloc(3, sizeof(*ev->fields), GFP_KERNEL);
-	if (ev->group && ev->fields) {
-		ev->name = ev->group + strlen(ev->group) + 1;
-		ret = tring_func_field_add(ev, "ip", 0, false) ?:
-		      tring_func_field_add(ev, "parent_ip", 8, false) ?:
-		      tring_func_field_add(ev, "retval", 16, true) ?:
-		      tring_gen_sizes(ev);
-	}
+	ev = tring_gen_event_alloc("ftrace", "function_exit",
+				   &tring_fexit_gen_ops, &tring_fexit, 3);
+	if (IS_ERR(ev))
+		return ev;
+	ret = tring_func_field_add(ev, "ip", 0, false) ?:
+	      tring_func_field_add(ev, "parent_ip", 8, false) ?:
+	      tring_func_field_add(ev, "retval", 16, true) ?:
+	      tring_gen_sizes(ev);
 	if (ret) {
 		tring_gen_put(ev);
 		return ERR_PTR(ret);

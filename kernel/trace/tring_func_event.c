@@ -217,17 +217,8 @@ static const struct tring_gen_ops tring_func_gen_ops = {
 int tring_func_field_add(struct tring_gen_event *ev, const char *name,
 			 unsigned int src, bool is_signed)
 {
-	struct tring_gen_field *f = &ev->fields[ev->nr_fields];
-
-	*f = (struct tring_gen_field) {
-		.src = src, .size = 8, .kind = TRING_GEN_INT, .elem = 8,
-		.hex = !is_signed, .is_signed = is_signed,
-	};
-	f->name = kstrdup(name, GFP_KERNEL);
-	if (!f->name)
-		return -ENOMEM;
-	ev->nr_fields++;
-	return 0;
+	return tring_gen_field_add(ev, name, src, 8, TRING_GEN_INT,
+				   is_signed, !is_signed);
 }
 
 /**
@@ -238,26 +229,16 @@ int tring_func_field_add(struct tring_gen_event *ev, const char *name,
  */
 struct tring_gen_event *tring_func_event_new(void)
 {
-	static const char names[] = "ftrace\0function";
 	struct tring_gen_event *ev;
-	int ret = -ENOMEM;
+	int ret;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		return ERR_PTR(-ENOMEM);
-	kref_init(&ev->ref);
-	ev->gone = true;	/* until listed (tring_gen_add()) */
-	ev->ops = &tring_func_gen_ops;
-	ev->priv = &tring_func_tracer;
-	/* One allocation: "group\0name\0", as tring_generic.c's. */
-	ev->group = kmemdup(names, sizeof(names), GFP_KERNEL);
-	ev->fields = kcalloc(2, sizeof(*ev->fields), GFP_KERNEL);
-	if (ev->group && ev->fields) {
-		ev->name = ev->group + strlen(ev->group) + 1;
-		ret = tring_func_field_add(ev, "ip", 0, false) ?:
-		      tring_func_field_add(ev, "parent_ip", 8, false) ?:
-		      tring_gen_sizes(ev);
-	}
+	ev = tring_gen_event_alloc("ftrace", "function", &tring_func_gen_ops,
+				   &tring_func_tracer, 2);
+	if (IS_ERR(ev))
+		return ev;
+	ret = tring_func_field_add(ev, "ip", 0, false) ?:
+	      tring_func_field_add(ev, "parent_ip", 8, false) ?:
+	      tring_gen_sizes(ev);
 	if (ret) {
 		tring_gen_put(ev);
 		return ERR_PTR(ret);

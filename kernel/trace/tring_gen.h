@@ -184,8 +184,16 @@ bool tring_gen_ctf_keyword(const char *s);
 int tring_gen_fields(struct tring_gen_event *ev, struct trace_event_call *call);
 void tring_gen_fields_free(struct tring_gen_field *fields, unsigned int n);
 int tring_gen_sizes(struct tring_gen_event *ev);
+int tring_gen_field_add(struct tring_gen_event *ev, const char *name,
+			unsigned int src, unsigned int size,
+			enum tring_gen_kind kind, bool is_signed, bool hex);
 
 /* tring_generic.c */
+struct tring_gen_event *tring_gen_event_alloc(const char *group,
+					      const char *name,
+					      const struct tring_gen_ops *ops,
+					      void *priv,
+					      unsigned int max_fields);
 int tring_gen_add(struct tring_gen_event *ev);
 void tring_gen_unlist(struct tring_gen_event *ev);
 int tring_gen_register_name(const char *group, const char *name);

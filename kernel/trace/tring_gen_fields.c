@@ -275,3 +275,37 @@ int tring_gen_fields(struct tring_gen_event *ev, struct trace_event_call *call)
 	ev->nr_fields = n;
 	return tring_gen_sizes(ev);
 }
+
+/**
+ * tring_gen_field_add - append a field to an event being made
+ * @ev: the event, ->fields long enough for one more.
+ * @name: the field's name (a CTF keyword gets a leading '_').
+ * @src: its offset in the record.
+ * @size: its bytes (4, the location word, for TRING_GEN_DSTR).
+ * @kind: TRING_GEN_INT or TRING_GEN_DSTR.
+ * @is_signed: an integer shown signed.
+ * @hex: an integer shown in hexadecimal.
+ *
+ * For the events whose record tring itself lays out (dynamic probes,
+ * function entry and exit).
+ *
+ * Return: 0, or -ENOMEM.
+ */
+int tring_gen_field_add(struct tring_gen_event *ev, const char *name,
+			unsigned int src, unsigned int size,
+			enum tring_gen_kind kind, bool is_signed, bool hex)
+{
+	struct tring_gen_field *f = &ev->fields[ev->nr_fields];
+
+	*f = (struct tring_gen_field) {
+		.src = src, .size = size, .kind = kind,
+		.elem = kind == TRING_GEN_DSTR ? 1 : size,
+		.is_signed = is_signed, .hex = hex,
+	};
+	f->name = kasprintf(GFP_KERNEL, "%s%s",
+			    tring_gen_ctf_keyword(name) ? "_" : "", name);
+	if (!f->name)
+		return -ENOMEM;
+	ev->nr_fields++;
+	return 0;
+}

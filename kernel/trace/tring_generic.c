@@ -138,6 +138,46 @@ static struct tring_gen_event *tring_gen_new(struct trace_event_call *call,
 }
 
 /**
+ * tring_gen_event_alloc - a new event of ops, not listed yet
+ * @group: its group.
+ * @name: its name.
+ * @ops: how it is recorded.
+ * @priv: @ops' own.
+ * @max_fields: room in ->fields (filled with tring_gen_field_add()).
+ *
+ * Return: the event, with one reference, ->gone set (for tring_gen_add())
+ * and no field yet, or an ERR_PTR(-ENOMEM). tring_gen_put() frees it.
+ */
+struct tring_gen_event *tring_gen_event_alloc(const char *group,
+					      const char *name,
+					      const struct tring_gen_ops *ops,
+					      void *priv,
+					      unsigned int max_fields)
+{
+	size_t glen = strlen(group) + 1;
+	struct tring_gen_event *ev;
+
+	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
+	if (!ev)
+		return ERR_PTR(-ENOMEM);
+	kref_init(&ev->ref);
+	ev->gone = true;	/* until listed (tring_gen_add()) */
+	ev->ops = ops;
+	ev->priv = priv;
+	/* One allocation: "group\0name\0", as tring_gen_new()'s. */
+	ev->group = kmalloc(glen + strlen(name) + 1, GFP_KERNEL);
+	ev->fields = kcalloc(max_fields, sizeof(*ev->fields), GFP_KERNEL);
+	if (!ev->group || !ev->fields) {
+		tring_gen_put(ev);
+		return ERR_PTR(-ENOMEM);
+	}
+	memcpy(ev->group, group, glen);
+	ev->name = ev->group + glen;
+	strcpy(ev->name, name);
+	return ev;
+}
+
+/**
  * tring_gen_add - give an event an id, make its files, then list it
  * @ev: a new event (its reference the caller's), ->gone set, its names,
  *	field table and sizes (->fixed, ->rec_min) complete.

@@ -126,27 +126,6 @@ out:
 	preempt_enable_notrace();
 }
 
-/* Field @i of @ev: @name at @src, @size bytes. */
-static int tring_probe_field(struct tring_gen_event *ev, const char *name,
-			     unsigned int src, unsigned int size, u8 kind,
-			     bool is_signed, bool hex)
-{
-	struct tring_gen_field *f = &ev->fields[ev->nr_fields];
-
-	*f = (struct tring_gen_field) {
-		.src = src, .size = size, .kind = kind, .elem = size,
-		.is_signed = is_signed, .hex = hex,
-	};
-	if (kind == TRING_GEN_DSTR)
-		f->elem = 1;
-	f->name = kasprintf(GFP_KERNEL, "%s%s",
-			    tring_gen_ctf_keyword(name) ? "_" : "", name);
-	if (!f->name)
-		return -ENOMEM;
-	ev->nr_fields++;
-	return 0;
-}
-
 /* The probe's own fields: the faults, the pid, its addresses. */
 static int tring_probe_head_fields(struct tring_gen_event *ev,
 				   const struct tring_probe_def *def)
@@ -154,14 +133,14 @@ static int tring_probe_head_fields(struct tring_gen_event *ev,
 	const unsigned int h = TRING_PROBE_HDR;
 	bool ret = def->head_size == 16;
 
-	return tring_probe_field(ev, "common_pid", 4, 4, TRING_GEN_INT,
-				 true, false) ?:
-	       tring_probe_field(ev, "__probe_faults", 0, 4, TRING_GEN_INT,
-				 false, true) ?:
-	       tring_probe_field(ev, ret ? "__probe_func" : "__probe_ip", h,
-				 8, TRING_GEN_INT, false, true) ?:
-	       (ret ? tring_probe_field(ev, "__probe_ret_ip", h + 8, 8,
-					TRING_GEN_INT, false, true) : 0);
+	return tring_gen_field_add(ev, "common_pid", 4, 4, TRING_GEN_INT,
+				   true, false) ?:
+	       tring_gen_field_add(ev, "__probe_faults", 0, 4, TRING_GEN_INT,
+				   false, true) ?:
+	       tring_gen_field_add(ev, ret ? "__probe_func" : "__probe_ip", h,
+				   8, TRING_GEN_INT, false, true) ?:
+	       (ret ? tring_gen_field_add(ev, "__probe_ret_ip", h + 8, 8,
+					  TRING_GEN_INT, false, true) : 0);
 }
 
 /* @ev's field table from @def: the probe's own fields, then the args. */
@@ -172,25 +151,21 @@ static int tring_probe_fields(struct tring_gen_event *ev,
 	unsigned int i;
 	int ret;
 
-	ev->fields = kcalloc(4 + def->nr_args, sizeof(*ev->fields),
-			     GFP_KERNEL);
-	if (!ev->fields)
-		return -ENOMEM;
 	ret = tring_probe_head_fields(ev, def);
 	for (i = 0; i < def->nr_args && !ret; i++) {
 		a = &def->args[i];
 		if (a->type->print == TRING_PROBE_PRINT_STRING)
-			ret = tring_probe_field(ev, a->name,
-						TRING_PROBE_HDR + a->offset,
-						4, TRING_GEN_DSTR, false,
-						false);
+			ret = tring_gen_field_add(ev, a->name,
+						  TRING_PROBE_HDR + a->offset,
+						  4, TRING_GEN_DSTR, false,
+						  false);
 		else
-			ret = tring_probe_field(ev, a->name,
-						TRING_PROBE_HDR + a->offset,
-						a->size, TRING_GEN_INT,
-						a->type->is_signed,
-						a->type->print !=
-						TRING_PROBE_PRINT_DEC);
+			ret = tring_gen_field_add(ev, a->name,
+						  TRING_PROBE_HDR + a->offset,
+						  a->size, TRING_GEN_INT,
+						  a->type->is_signed,
+						  a->type->print !=
+						  TRING_PROBE_PRINT_DEC);
 	}
 	return ret ?: tring_gen_sizes(ev);
 }
@@ -199,27 +174,15 @@ static int tring_probe_fields(struct tring_gen_event *ev,
 static struct tring_gen_event *tring_probe_new_event(struct tring_probe *p)
 {
 	const struct tring_probe_def *def = p->def;
-	size_t glen = strlen(def->group) + 1;
 	struct tring_gen_event *ev;
 	int ret;
 
-	ev = kzalloc(sizeof(*ev), GFP_KERNEL);
-	if (!ev)
-		return ERR_PTR(-ENOMEM);
-	kref_init(&ev->ref);
-	ev->gone = true;	/* until listed (tring_gen_add()) */
-	ev->ops = tring_probe_user(def) ? &tring_uprobe_gen_ops :
-		  tring_kprobe_ops();
-	ev->priv = p;
-	/* One allocation: "group\0name\0", as tring_generic.c's. */
-	ev->group = kmalloc(glen + strlen(def->event) + 1, GFP_KERNEL);
-	if (!ev->group) {
-		tring_gen_put(ev);
-		return ERR_PTR(-ENOMEM);
-	}
-	memcpy(ev->group, def->group, glen);
-	ev->name = ev->group + glen;
-	strcpy(ev->name, def->event);
+	ev = tring_gen_event_alloc(def->group, def->event,
+				   tring_probe_user(def) ?
+				   &tring_uprobe_gen_ops : tring_kprobe_ops(),
+				   p, 4 + def->nr_args);
+	if (IS_ERR(ev))
+		return ev;
 	ret = tring_probe_fields(ev, def);
 	if (ret) {
 		tring_gen_put(ev);
