@@ -106,7 +106,7 @@ static int scan_group(struct tr_rec *r, const char *events, const char *group)
 }
 
 /* Every event under <tring>/events, with its enable state, into r->events. */
-static int scan_events(struct tr_rec *r)
+int tr_scan_events(struct tr_rec *r)
 {
 	char events[4096];
 	struct dirent *de;
@@ -142,8 +142,8 @@ static bool is_group(const struct tr_rec *r, const char *spec)
 }
 
 /* Does @spec select @group:@name? (see the top of this file) */
-static bool spec_match(const struct tr_rec *r, const char *spec,
-		       const char *group, const char *name)
+bool tr_spec_match(const struct tr_rec *r, const char *spec,
+		   const char *group, const char *name)
 {
 	const char *colon = strchr(spec, ':');
 	char gpat[128];
@@ -162,7 +162,8 @@ static bool spec_match(const struct tr_rec *r, const char *spec,
 	return !fnmatch(spec, name, 0);
 }
 
-static bool listed(const struct tr_rec *r, const char *group, const char *name)
+bool tr_event_listed(const struct tr_rec *r, const char *group,
+		     const char *name)
 {
 	unsigned int i;
 
@@ -186,7 +187,7 @@ static bool any_spec_match(const struct tr_rec *r, const char *group,
 	for (i = 0; i < r->opt.nspecs; i++) {
 		spec = r->opt.specs[i];
 		if ((!strchr(spec, ':') && !strcmp(spec, group)) ||
-		    spec_match(r, spec, group, name))
+		    tr_spec_match(r, spec, group, name))
 			return true;
 	}
 	return false;
@@ -197,7 +198,7 @@ static bool any_spec_match(const struct tr_rec *r, const char *group,
  * mounted in debugfs's tracing/, or at /sys/kernel/tracing unless
  * --debugfs named another debugfs.
  */
-static FILE *open_available(const struct tr_rec *r)
+FILE *tr_open_available(const struct tr_rec *r)
 {
 	char path[4096];
 	FILE *f;
@@ -240,7 +241,7 @@ static int offer_generic(struct tr_rec *r)
 	char line[256], *colon;
 	size_t len = 0, n;
 	int ret = 0, offered = 0;
-	FILE *f = open_available(r);
+	FILE *f = tr_open_available(r);
 
 	if (!f)
 		return 0;
@@ -250,7 +251,7 @@ static int offer_generic(struct tr_rec *r)
 		if (!colon)
 			continue;
 		*colon = '\0';
-		if (listed(r, line, colon + 1) ||
+		if (tr_event_listed(r, line, colon + 1) ||
 		    !any_spec_match(r, line, colon + 1))
 			continue;
 		*colon = ':';
@@ -268,7 +269,7 @@ static int offer_generic(struct tr_rec *r)
 	if (ret)
 		tr_err("offering %d generic events failed: %s", offered,
 		       strerror(-ret));
-	return ret ?: offered ? scan_events(r) : 0;
+	return ret ?: offered ? tr_scan_events(r) : 0;
 }
 
 /* Mark what the specs select; an unknown one is an error. */
@@ -280,7 +281,7 @@ static int select_events(struct tr_rec *r)
 		for (i = 0, n = 0; i < r->nevents; i++) {
 			struct tr_event *ev = &r->events[i];
 
-			if (!spec_match(r, r->opt.specs[k], ev->group, ev->name))
+			if (!tr_spec_match(r, r->opt.specs[k], ev->group, ev->name))
 				continue;
 			ev->want = true;
 			/* A later -e's filter replaces an earlier one's. */
@@ -447,7 +448,7 @@ int tr_select_events(struct tr_rec *r)
 	ret = tr_make_probes(r) ?: tr_set_functions(r);
 	if (ret)
 		return ret;
-	ret = scan_events(r);
+	ret = tr_scan_events(r);
 	if (!ret)
 		ret = offer_generic(r);
 	if (ret)
@@ -564,7 +565,7 @@ int tr_events_leftovers(struct tr_rec *r, char *example, size_t size)
 
 	/* No events (an old module): nothing to say, no error either. */
 	if (tr_join(path, sizeof(path), r->tring_dir, "events") ||
-	    access(path, F_OK) || scan_events(r))
+	    access(path, F_OK) || tr_scan_events(r))
 		return -ENOENT;
 	for (i = 0; i < r->nevents; i++) {
 		if (!read_filter(r, &r->events[i], text, sizeof(text)))
@@ -593,7 +594,7 @@ int tr_reset_events(struct tr_rec *r, unsigned int *disabled,
 	int ret = 0;
 
 	*disabled = *filters = 0;
-	if (scan_events(r))
+	if (tr_scan_events(r))
 		return -1;
 	for (i = 0; i < r->nevents; i++) {
 		struct tr_event *ev = &r->events[i];
@@ -614,100 +615,4 @@ int tr_reset_events(struct tr_rec *r, unsigned int *disabled,
 	}
 	forget_events(r);
 	return ret;
-}
-
-/*
- * The fields of a format file, tring's or tracefs's: its "field:TYPE
- * NAME;" lines, without the common ones but common_pid, which a filter
- * may name.
- */
-static void print_fields(const char *path)
-{
-	char line[512], *field, *end;
-	FILE *f = fopen(path, "re");
-
-	if (!f)
-		return;
-	while (fgets(line, sizeof(line), f)) {
-		field = strstr(line, "field:");
-		if (!field || (strstr(field, "common_") &&
-			       !strstr(field, "common_pid;")))
-			continue;
-		field += 6;
-		end = strchr(field, ';');
-		if (end)
-			*end = '\0';
-		printf("\t%s\n", field);
-	}
-	fclose(f);
-}
-
-static void list_one(const struct tr_rec *r, const char *group,
-		     const char *name, bool in_tring)
-{
-	char path[4096];
-	int n;
-
-	printf("%s:%s%s\n", group, name, in_tring ? "" : "  (generic, offered by -e)");
-	if (in_tring)
-		n = snprintf(path, sizeof(path), "%s/events/%s/%s/format",
-			     r->tring_dir, group, name);
-	else
-		n = snprintf(path, sizeof(path), "%s/tracing/events/%s/%s/format",
-			     r->opt.debugfs, group, name);
-	/* tracefs where open_available() found it. */
-	if (!in_tring && (n >= (int)sizeof(path) || access(path, F_OK)) &&
-	    !r->opt.debugfs_given)
-		n = snprintf(path, sizeof(path),
-			     "/sys/kernel/tracing/events/%s/%s/format", group,
-			     name);
-	if (n < (int)sizeof(path))
-		print_fields(path);
-}
-
-/* Does the --list pattern take @group:@name? */
-static bool list_match(const struct tr_rec *r, const char *group,
-		       const char *name)
-{
-	const char *pat = r->opt.list_glob;
-
-	return !pat || spec_match(r, pat, group, name);
-}
-
-/**
- * tr_list_events - print the events -e can choose, with their fields
- * @r: the run (environment checked).
- *
- * tring's events first, then the kernel's events tring does not list yet
- * (from tracefs's available_events), each with its fields, one per line;
- * without a pattern, then the dynamic probes in force.
- *
- * Return: 0, or a TR_EXIT_* status.
- */
-int tr_list_events(struct tr_rec *r)
-{
-	char line[256], *colon;
-	unsigned int i;
-	FILE *f;
-
-	if (scan_events(r))
-		return TR_EXIT_SETUP;
-	for (i = 0; i < r->nevents; i++)
-		if (list_match(r, r->events[i].group, r->events[i].name))
-			list_one(r, r->events[i].group, r->events[i].name, true);
-	f = open_available(r);
-	while (f && fgets(line, sizeof(line), f)) {
-		line[strcspn(line, "\n")] = '\0';
-		colon = strchr(line, ':');
-		if (!colon)
-			continue;
-		*colon = '\0';
-		if (!listed(r, line, colon + 1) && list_match(r, line, colon + 1))
-			list_one(r, line, colon + 1, false);
-	}
-	if (f)
-		fclose(f);
-	if (!r->opt.list_glob)
-		tr_list_probes(r);
-	return fflush(stdout) ? TR_EXIT_OUTPUT : 0;
 }

@@ -3,7 +3,7 @@
  * tring-record: the run, from the command line to the exit status.
  *
  *	setup.c		environment, knobs, streams, statedump
- *	events.c	-e (the events recorded) and --list
+ *	events.c	-e (the events recorded); list.c --list
  *	output.c	output directory, writes, metadata
  *	relay.c		or the same to LTTng's relay daemon (-o net://)
  *	loop.c		record loop and drain

@@ -394,7 +394,13 @@ int tr_restore_functions(struct tr_rec *r);
 int tr_elf_offset(const char *path, const char *name, uint64_t *off,
 		  const char **why);
 
-/* events.c: -e and --list */
+/* events.c: -e; list.c: --list */
+int tr_scan_events(struct tr_rec *r);
+bool tr_event_listed(const struct tr_rec *r, const char *group,
+		     const char *name);
+FILE *tr_open_available(const struct tr_rec *r);
+bool tr_spec_match(const struct tr_rec *r, const char *spec,
+		   const char *group, const char *name);
 int tr_select_events(struct tr_rec *r);
 unsigned int tr_count_selected(const struct tr_rec *r);
 int tr_restore_events(struct tr_rec *r);

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring-record's unit tests: -e and --list (events.c) against a fake
+ * tring-record's unit tests: -e (events.c) and --list (list.c) against a fake
  * events/ tree and a fake tracefs available_events.
  */
 #include <fcntl.h>
