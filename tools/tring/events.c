@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring-record's choice of events: -e and --list.
+ * tring-record's choice of events: -e (--list is list.c's).
  *
  * The default buffer's events are the directories
  * <tring>/events/<group>/<event>/ that hold an enable file. -e SPEC
