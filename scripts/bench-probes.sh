@@ -69,9 +69,23 @@ paired() {
 		awk '$2 != "x" && $3 != "x" && $4 != "x" && $3 - $4 > 0 { printf "%.3f\n", ($2 - $4) / ($3 - $4) }'
 }
 
+# ctx_paired FILE A AREF B BREF: per round, (A - AREF) / (B - BREF):
+# what a context adds to tring's event over what it adds to the peer's;
+# rounds with a loss in any, or where the peer's addition is not above
+# 0, left out
+ctx_paired() {
+	join <(added "$1" "$2") <(added "$1" "$3") | join - <(added "$1" "$4") |
+		join - <(added "$1" "$5") |
+		awk '$2 != "x" && $3 != "x" && $4 != "x" && $5 != "x" && $4 - $5 > 0 {
+			printf "%.3f\n", ($2 - $3) / ($4 - $5) }'
+}
+
 # ref TRACER: the tring row a tracer compares with
 ref() {
 	case $1 in
+	tring-ctx-*) echo tring-kprobe ;;
+	lttng-ctx-*) echo "tring-ctx-${1#lttng-ctx-}" ;;
+	perf-kprobe-g) echo tring-ctx-stacks ;;
 	*-kretprobe | tring-retfloor) echo tring-kretprobe ;;
 	*-function) echo tring-function ;;
 	*) echo tring-kprobe ;;
@@ -184,6 +198,26 @@ for series in $kernels; do
 		met=$(awk -v r="${rt:-}" 'BEGIN { if (r == "") print "-"; else if (r <= 0.5) print "met"; else print "NOT met" }')
 		printf '%-17s %-17s %-15s %8s %s\n' "$rf" "$t" "${fl:-none}" "${rt:--}" "$met"
 		[ -z "$json" ] || json_rows+=("{\"target\":\"$rf vs $t\",\"floor\":\"${fl:-none}\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false)}")
+	done
+	echo
+	echo "Contexts: what each adds to tring's kprobe event (tring-ctx-X - tring-kprobe) over what the"
+	echo "same context adds to the peer's (lttng-ctx-X - lttng-probe; perf -g: perf-kprobe-g - perf-kprobe),"
+	echo "median over rounds of the ratio within each round."
+	printf '%-17s %9s %-17s %9s %8s %s\n' tring added peer added ratio 'target <= 0.5'
+	for pair in ids:lttng-ctx-ids:lttng-probe kstack:lttng-ctx-kstack:lttng-probe \
+		    ustack:lttng-ctx-ustack:lttng-probe perf:lttng-ctx-perf:lttng-probe \
+		    stacks:perf-kprobe-g:perf-kprobe; do
+		IFS=: read -r cx peer pref <<<"$pair"
+		tr_=tring-ctx-$cx
+		grep -q "^probe [0-9]* $tr_ ns" "$f" || continue
+		ta=$(join <(added "$f" "$tr_") <(added "$f" tring-kprobe) |
+			awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
+		pa=$(join <(added "$f" "$peer") <(added "$f" "$pref") 2>/dev/null |
+			awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
+		rt=$(ctx_paired "$f" "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
+		met=$(awk -v r="${rt:-}" 'BEGIN { if (r == "") print "-"; else if (r <= 0.5) print "met"; else print "NOT met" }')
+		printf '%-17s %9s %-17s %9s %8s %s\n' "$tr_" "${ta:--}" "$peer" "${pa:--}" "${rt:--}" "$met"
+		[ -z "$json" ] || json_rows+=("{\"target\":\"$tr_ added vs $peer added\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false)}")
 	done
 	case " $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | sort -u | tr '\n' ' ') " in
 	*" lttng-function "*)

@@ -293,7 +293,7 @@ one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
 # The shell kselftests (the C ones are built into $B/selftests).
 SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null)"
-for t in trace generic generic_life select track filter probe uprobe function; do
+for t in trace generic generic_life select track filter probe uprobe function context; do
 	SELFTESTS+=" $top/tools/testing/selftests/tring/tring_${t}_test.sh"
 done
 one build bench-tools make -C "$top/tools/testing/bench" -s O="$B/bench-tools"

@@ -31,6 +31,8 @@ SRC=$DESTDIR/usr/src/$NAME-$VERSION
 BIN=$DESTDIR$PREFIX/bin
 MAN1=$DESTDIR$PREFIX/share/man/man1
 TOOLS=(tring-record)
+# Tools whose --help is their documentation (no man page).
+HELP_TOOLS=(tring-report)
 # What DKMS builds from: dkms.conf, Kbuild and the module sources.
 SOURCES=(dkms.conf Kbuild include kernel/trace)
 
@@ -73,13 +75,16 @@ do_uninstall() {
 	for t in "${TOOLS[@]}"; do
 		rm -f "$BIN/$t" "$MAN1/$t.1"
 	done
+	for t in "${HELP_TOOLS[@]}"; do
+		rm -f "$BIN/$t"
+	done
 	# Only when empty: these may have existed before the install.
 	rmdir "$MAN1" 2>/dev/null || true
 }
 
 do_install() {
 	local k t built=0 failed=()
-	for t in "${TOOLS[@]}"; do
+	for t in "${TOOLS[@]}" "${HELP_TOOLS[@]}"; do
 		[ -x "$B/tools/$t" ] || die "$B/tools/$t is missing: run make tools"
 	done
 	[ -n "$DESTDIR" ] || need_dkms
@@ -94,6 +99,10 @@ do_install() {
 		install -m 0755 "$B/tools/$t" "$BIN/$t"
 		install -m 0644 "$B/tools/$t.1" "$MAN1/$t.1"
 		say "$BIN/$t, $MAN1/$t.1"
+	done
+	for t in "${HELP_TOOLS[@]}"; do
+		install -m 0755 "$B/tools/$t" "$BIN/$t"
+		say "$BIN/$t"
 	done
 	if [ -n "$DESTDIR" ]; then
 		say "DESTDIR set: DKMS not run; on the target: dkms install $NAME/$VERSION"

@@ -17,6 +17,7 @@
 #include <linux/utsname.h>
 #include <linux/uuid.h>
 
+#include "tring_ctx.h"
 #include "tring_events.h"
 #include "tring_generic.h"
 
@@ -294,8 +295,7 @@ static const char tring_ctf_stream[] =
 	"stream {\n"
 	"\tid = 0;\n"
 	"\tevent.header := struct event_header;\n"
-	"\tpacket.context := struct packet_context;\n"
-	"};\n\n";
+	"\tpacket.context := struct packet_context;\n";
 
 /* What the metadata's env says about the tracer. */
 #define TRING_TRACER_MAJOR	1
@@ -403,6 +403,9 @@ void tring_ctf_metadata(struct seq_file *m, const struct tring_buffer_attr *attr
 	seq_puts(m, "};\n\n");
 	tring_ctf_clock(m, attr->clock);
 	seq_puts(m, tring_ctf_stream);
+	/* The default buffer's events may carry contexts (tring_ctx.c). */
+	tring_ctx_ctf(m, attr);
+	seq_puts(m, "};\n\n");
 	tring_ctf_event(m, &tring_padding_event);
 	tring_ctf_event(m, &tring_nop_event);
 	tring_ctf_shared_structs(m);

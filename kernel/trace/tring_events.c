@@ -48,6 +48,7 @@
 #include <trace/events/syscalls.h>
 #include <trace/events/timer.h>
 
+#include "tring_ctx.h"
 #include "tring_events.h"
 #include "tring_filter_file.h"
 #include "tring_generic.h"
@@ -136,13 +137,15 @@ static int tring_reserve_text(unsigned int id, unsigned int fixed,
 			      const char *text, size_t n, struct tring_res *res)
 {
 	struct tring_buffer *buf;
-	int ret = -ENODEV;
+	int ret;
 
 	n = min_t(size_t, n, TRING_TEXT_MAX - 1);
 	lockdep_assert_preemption_disabled();
 	buf = rcu_dereference_sched(tring_default_buf);
 	if (buf)
 		ret = tring_reserve(buf, id, fixed + n + 1, res);
+	else
+		ret = tring_ctx_reserve(id, fixed + n + 1, res);
 	if (ret)
 		return ret;
 	memcpy(res->data + fixed, text, n);
@@ -158,12 +161,14 @@ static void *tring_reserve_fixed(unsigned int id, unsigned int len,
 				 struct tring_res *res)
 {
 	struct tring_buffer *buf;
-	int ret = -ENODEV;
+	int ret;
 
 	lockdep_assert_preemption_disabled();
 	buf = rcu_dereference_sched(tring_default_buf);
 	if (buf)
 		ret = tring_reserve(buf, id, len, res);
+	else
+		ret = tring_ctx_reserve(id, len, res);
 	return ret ? NULL : res->data;
 }
 

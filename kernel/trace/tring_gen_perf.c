@@ -49,6 +49,7 @@
 #include <linux/tracepoint.h>
 #include <linux/workqueue.h>
 
+#include "tring_ctx.h"
 #include "tring_events.h"
 #include "tring_filter_file.h"
 #include "tring_gen.h"
@@ -84,7 +85,7 @@ void tring_gen_lost(unsigned int n)
 	struct tring_buffer *buf;
 
 	preempt_disable_notrace();
-	buf = rcu_dereference_sched(tring_default_buf);
+	buf = rcu_dereference_sched(tring_default_buf) ?: tring_ctx_buffer();
 	if (buf)
 		local_add(n, &this_cpu_ptr(buf->cpus)->too_big);
 	preempt_enable_notrace();
@@ -216,7 +217,8 @@ void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
 	len = tring_gen_len(ev, rec, size, dlen);
 	/* Losses are counted by tring_reserve(). */
 	buf = rcu_dereference_sched(tring_default_buf);
-	ret = buf ? tring_reserve(buf, ev->id, len, &res) : -ENODEV;
+	ret = buf ? tring_reserve(buf, ev->id, len, &res) :
+		    tring_ctx_reserve(ev->id, len, &res);
 	if (ret)
 		goto out;
 	tring_gen_copy(ev, rec, size, dlen, res.data);

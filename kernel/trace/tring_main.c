@@ -29,6 +29,7 @@
 #include <linux/uaccess.h>
 
 #include "tring_cmd.h"
+#include "tring_ctx.h"
 #include "tring_events.h"
 #include "tring_filter_file.h"
 #include "tring_func.h"
@@ -91,10 +92,43 @@ static const struct tring_buffer_attr *tring_default_attr(void)
 	return &tring_default_inst->buf->attr;
 }
 
-/* Rebuild the default buffer with @attr. Called under tring_config_lock. */
-static int tring_default_reconfigure(const struct tring_buffer_attr *attr)
+/*
+ * Make @buf the buffer the events write to, with the context set @set
+ * (NULL: none). Writers find it in tring_default_buf when it carries no
+ * context, else in the set (tring_ctx_write.c), and tring_default_buf is
+ * NULL. Called under tring_config_lock. Return: the set replaced.
+ */
+static struct tring_ctx_set *tring_default_publish(struct tring_buffer *buf,
+						   struct tring_ctx_set *set)
+{
+	struct tring_ctx_set *old;
+
+	old = rcu_dereference_protected(tring_ctx_cur,
+					lockdep_is_held(&tring_config_lock));
+	if (set) {
+		/* Pairs with rcu_dereference_sched() in tring_ctx_buffer(). */
+		rcu_assign_pointer(set->buf, buf);
+		RCU_INIT_POINTER(tring_default_buf, NULL);
+		/* Pairs with rcu_dereference_sched() in tring_ctx_reserve(). */
+		rcu_assign_pointer(tring_ctx_cur, set);
+	} else {
+		RCU_INIT_POINTER(tring_ctx_cur, NULL);
+		/* Pairs with rcu_dereference_sched() in the writers. */
+		rcu_assign_pointer(tring_default_buf, buf);
+	}
+	return old;
+}
+
+/*
+ * Rebuild the default buffer with @attr and the contexts @set (it takes
+ * the set, which the caller frees on error). Called under
+ * tring_config_lock.
+ */
+static int tring_default_rebuild(const struct tring_buffer_attr *attr,
+				 struct tring_ctx_set *set)
 {
 	struct tring_buffer *buf, *old;
+	struct tring_ctx_set *old_set;
 
 	if (tring_persist_active())
 		return -EPERM;	/* its shape is the persistent region's */
@@ -108,10 +142,38 @@ static int tring_default_reconfigure(const struct tring_buffer_attr *attr)
 		tring_buffer_free(buf);
 		return PTR_ERR(old);
 	}
-	rcu_assign_pointer(tring_default_buf, buf);
-	/* Waits for writers that still see the old buffer. */
+	old_set = tring_default_publish(buf, set);
+	/* Waits for writers that still see the old buffer, or set. */
 	tring_buffer_free(old);
+	if (old_set != set)
+		tring_ctx_set_free(old_set);
 	return 0;
+}
+
+/* Rebuild the default buffer with @attr, keeping its contexts. */
+static int tring_default_reconfigure(const struct tring_buffer_attr *attr)
+{
+	return tring_default_rebuild(attr, rcu_dereference_protected(tring_ctx_cur,
+				     lockdep_is_held(&tring_config_lock)));
+}
+
+/**
+ * tring_default_set_context - give the default buffer's events contexts
+ * @set: the contexts, or NULL for none; taken on success.
+ *
+ * Makes a new default buffer, of the same shape, empty.
+ *
+ * Return: 0, -EBUSY while the buffer is read, -EPERM in a persistent
+ * region, or an allocation's error.
+ */
+int tring_default_set_context(struct tring_ctx_set *set)
+{
+	int ret;
+
+	mutex_lock(&tring_config_lock);
+	ret = tring_default_rebuild(tring_default_attr(), set);
+	mutex_unlock(&tring_config_lock);
+	return ret;
 }
 
 enum tring_knob {
@@ -313,8 +375,14 @@ static int __init tring_files_init(void)
 	ret = tring_func_init(tring_root);
 	if (ret)
 		goto exit_probe;
+	/* Last: nothing after it to fail, with a set in force. */
+	ret = tring_ctx_init(tring_root);
+	if (ret)
+		goto exit_func;
 	return 0;
 
+exit_func:
+	tring_func_exit();
 exit_probe:
 	tring_probe_exit();
 exit_track:
@@ -394,6 +462,8 @@ static void __exit tring_exit(void)
 	/* Then no event checks the tracking set: it can go. */
 	tring_track_exit();
 	RCU_INIT_POINTER(tring_default_buf, NULL);
+	/* Its writers are gone too: the context set can go. */
+	tring_ctx_exit();
 	/* No event gets an id any more: the region's metadata is final. */
 	tring_persist_exit();
 	/*

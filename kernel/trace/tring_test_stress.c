@@ -112,12 +112,21 @@ static void tring_stress_write(struct tring_stress_cpu *sc, unsigned int ctx,
 	struct tring_res res __uninitialized;
 	int ret = -ENODEV;
 
+	/*
+	 * A function to probe from every context, NMI included: a probe on
+	 * it writes through tring's event path, contexts and all (the
+	 * contexts' test in tring_context_test.sh).
+	 */
+	tring_test_probe_target(seq, ctx, "stress");
 	preempt_disable_notrace();
 	buf = tring_default_buffer();
 	if (buf)
 		ret = tring_reserve(buf, TRING_STRESS_EVENT_ID, len, &res);
 	if (ret) {
 		sc->failed[ctx]++;
+		/* The chain still runs: its writers probe from each context. */
+		if (nest)
+			tring_stress_nested(sc, ctx);
 		preempt_enable_notrace();
 		return;
 	}

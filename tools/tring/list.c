@@ -61,6 +61,22 @@ static void list_one(const struct tr_rec *r, const char *group,
 		print_fields(path);
 }
 
+/* The contexts -C can add on this machine, from available_contexts. */
+static void list_contexts(const struct tr_rec *r)
+{
+	char path[4200], line[128];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/available_contexts", r->tring_dir);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	printf("\ncontexts (-C NAME[,NAME...]):\n");
+	while (fgets(line, sizeof(line), f))
+		printf("\t%s", line);
+	fclose(f);
+}
+
 /* Does the --list pattern take @group:@name? */
 static bool list_match(const struct tr_rec *r, const char *group,
 		       const char *name)
@@ -103,7 +119,9 @@ int tr_list_events(struct tr_rec *r)
 	}
 	if (f)
 		fclose(f);
-	if (!r->opt.list_glob)
+	if (!r->opt.list_glob) {
 		tr_list_probes(r);
+		list_contexts(r);
+	}
 	return fflush(stdout) ? TR_EXIT_OUTPUT : 0;
 }

@@ -30,6 +30,7 @@ enum {
 	OPT_ROTATE,
 	OPT_PROBE,
 	OPT_FUNCTION,
+	OPT_CALLSTACK,
 };
 
 static const struct option long_options[] = {
@@ -50,6 +51,8 @@ static const struct option long_options[] = {
 	{ "filter",	 required_argument, NULL, OPT_FILTER },
 	{ "probe",	 required_argument, NULL, OPT_PROBE },
 	{ "function",	 required_argument, NULL, OPT_FUNCTION },
+	{ "context",	 required_argument, NULL, 'C' },
+	{ "callstack",	 required_argument, NULL, OPT_CALLSTACK },
 	{ "list",	 no_argument,	    NULL, 'l' },
 	{ "pid",	 required_argument, NULL, 'p' },
 	{ "follow",	 no_argument,	    NULL, OPT_FOLLOW },
@@ -66,7 +69,7 @@ static const struct option long_options[] = {
 };
 
 /* "+": options end at COMMAND, whose own options are its. */
-#define SHORT_OPTS	"+o:fd:c:b:s:w:e:p:lqh"
+#define SHORT_OPTS	"+o:fd:c:b:s:w:e:p:C:lqh"
 
 /* The long option @name (up to '=' or its end) names, as getopt reads it. */
 static const struct option *find_long(const char *name)
@@ -358,6 +361,10 @@ static int parse_event_opt(struct tr_opts *o, int c, const char *arg)
 		return tr_parse_probe(o, arg);
 	case OPT_FUNCTION:
 		return tr_parse_function(o, arg);
+	case 'C':
+		return tr_parse_context(o, arg);
+	case OPT_CALLSTACK:
+		return tr_parse_callstack(o, arg);
 	case OPT_FILTER:
 		if (!o->nspecs || o->filters[o->nspecs - 1])
 			return bad_value("filter", arg,

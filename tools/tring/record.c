@@ -174,6 +174,11 @@ static int setup(struct tr_rec *r)
 		tr_warn_leftovers(r);
 		ret = tr_apply_knobs(r);
 	}
+	/* Contexts make a new buffer: before its streams open. */
+	if (!ret)
+		ret = tr_set_context(r);
+	if (!ret)
+		tr_write_symbols(r, false);
 	/* Before -e starts the events: none of an untracked process. */
 	if (!ret)
 		ret = tr_apply_tracking(r);
@@ -204,6 +209,8 @@ static void teardown(struct tr_rec *r)
 	tr_restore_tracking(r);
 	for (i = 0; r->cpus && i < r->ncpus; i++)
 		r->ops->close(&r->cpus[i]);
+	/* The streams closed: the buffer can be rebuilt without them. */
+	tr_restore_context(r);
 	free(r->cpus);
 	free(r->set);
 	free(r->pfd);
@@ -286,10 +293,11 @@ static void record(struct tr_rec *r)
 	 * The metadata names the traced functions of the set in force: the
 	 * final copy before --function's set is put back.
 	 */
-	if (r->funcs_changed) {
+	if (r->funcs_changed || r->ctx_changed) {
 		tr_copy_metadata(r, true);
 		r->meta_final = true;
 	}
+	tr_write_symbols(r, true);
 	/*
 	 * What recording needed of the kernel is done: put back the events
 	 * and the tracking now, not after the relay's linger and round

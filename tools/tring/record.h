@@ -87,6 +87,8 @@ enum tr_drain {
 #define TR_MAX_SPECS	64
 /* --probe options, and a definition's longest line (the kernel's). */
 #define TR_MAX_PROBES	32
+/* Longest -C list (the kernel takes up to 2047 bytes). */
+#define TR_CTX_TEXT	2048
 #define TR_PROBE_MAX_LINE	4094
 #define TR_MAX_PIDS	256
 
@@ -117,6 +119,9 @@ struct tr_opts {
 	unsigned int nprobes;
 	const char *funcs[TR_MAX_PROBES];	/* --function, in order */
 	unsigned int nfuncs;
+	char contexts[TR_CTX_TEXT];	/* -C and --callstack, comma-joined */
+	bool kstack;			/* callstack-kernel among them */
+	bool ustack;			/* callstack-user among them */
 	bool list;			/* --list: print the events, exit */
 	bool reset;			/* --reset: the module as loaded, exit */
 	uint64_t max_size;		/* --max-size, bytes; 0: none */
@@ -292,6 +297,9 @@ struct tr_rec {
 	int child_status;		/* from waitpid() */
 
 	struct tr_probe probes[TR_MAX_PROBES];	/* --probe */
+	char *old_ctx;			/* -C: the context list found, or NULL */
+	size_t old_ctx_len;
+	bool ctx_changed;		/* context written: restore it */
 	char *old_funcs;		/* --function: the set found, or NULL */
 	size_t old_funcs_len;
 	bool funcs_changed;		/* functions written: restore it */
@@ -389,6 +397,12 @@ int tr_make_probes(struct tr_rec *r);
 int tr_remove_probes(struct tr_rec *r);
 void tr_list_probes(struct tr_rec *r);
 int tr_parse_function(struct tr_opts *o, const char *arg);
+/* context.c */
+int tr_parse_context(struct tr_opts *o, const char *arg);
+int tr_parse_callstack(struct tr_opts *o, const char *arg);
+int tr_set_context(struct tr_rec *r);
+int tr_restore_context(struct tr_rec *r);
+void tr_write_symbols(struct tr_rec *r, bool final);
 int tr_set_functions(struct tr_rec *r);
 int tr_restore_functions(struct tr_rec *r);
 int tr_elf_offset(const char *path, const char *name, uint64_t *off,

@@ -77,6 +77,10 @@ void tr_warn_leftovers(struct tr_rec *r)
 	if (gen)
 		tr_warn("%lu generic events are enabled (left by an earlier run? tring-record --reset disables them)",
 			gen);
+	read_line(r, "context", ev, sizeof(ev));
+	if (ev[0] && !r->opt.contexts[0])
+		tr_warn("every event carries contexts (%s first; left by an earlier run? tring-record --reset removes them, -C replaces them)",
+			ev);
 }
 
 /* Clear tracking/pid, follow off; 0 or -1. */
@@ -163,6 +167,26 @@ static int reset_events(struct tr_rec *r)
 	return ret;
 }
 
+/* No context on the default buffer's events; 0 or -1. */
+static int reset_context(struct tr_rec *r)
+{
+	char path[4096];
+	int fd, ret = 0;
+
+	if (!tring_file(r, "context", path, sizeof(path)))
+		return 0;
+	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
+	if (fd < 0 || write(fd, "\n", 1) != 1) {
+		tr_err("cannot empty %s: %s", path, strerror(errno));
+		ret = -1;
+	} else {
+		tr_note(r, "contexts: none");
+	}
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
 /* A parameter of the module from sysfs (TRING_SYSFS, default /sys). */
 static int read_param(const char *name, char *buf, size_t size)
 {
@@ -211,7 +235,7 @@ static int reset_knobs(struct tr_rec *r)
  *
  * Tracking cleared and follow off; every event of the default buffer
  * disabled (tring's and the generic ones) and every filter removed; the
- * default buffer's knobs at the values of the module's parameters
+ * default buffer's events carry no context; its knobs at the values of the module's parameters
  * (subbuf_size, subbuf_count, overwrite) and the mono clock. Instances
  * belong to the kernel code that made them: left alone. Offered generic
  * events stay offered (the module has no file to withdraw them).
@@ -228,6 +252,7 @@ int tr_reset(struct tr_rec *r)
 	}
 	ret = reset_tracking(r);
 	ret |= reset_events(r);
+	ret |= reset_context(r);
 	ret |= reset_knobs(r);
 	return ret ? TR_EXIT_SETUP : 0;
 }

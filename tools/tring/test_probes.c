@@ -199,7 +199,48 @@ static void test_function(void)
 	CHECK(err_has("expected one glob of function names"));
 }
 
+static char seen_ctx[256];
+
+static void tick_context(unsigned int n)
+{
+	if (n != 1)
+		return;
+	strcpy(seen_ctx, first_line("context"));
+	tr_request_stop();
+}
+
+/* -C and --callstack: the list in force while recording, the old back. */
+static void test_context(void)
+{
+	char path[600];
+
+	fake_probes();
+	snprintf(path, sizeof(path), "%s/context", fk.tring);
+	write_file(path, "pid\n");
+	fk.tick = tick_context;
+	CHECK(record("-C tid,procname --callstack both -C perf:cpu:cpu-clock") == 0);
+	CHECK(!strcmp(seen_ctx,
+		      "tid,procname,callstack-kernel,callstack-user,perf:cpu:cpu-clock"));
+	CHECK(!strcmp(first_line("context"), "pid"));
+	snprintf(path, sizeof(path), "%s/kallsyms", fk.out);
+	CHECK(!access(path, F_OK));
+	snprintf(path, sizeof(path), "%s/maps", fk.out);
+	CHECK(!access(path, F_OK));
+
+	/* Without -C the list is left alone, and said to be there. */
+	CHECK(record("--force") == 0);
+	CHECK(!strcmp(first_line("context"), "pid"));
+	CHECK(err_has("every event carries contexts (pid first"));
+
+	CHECK(record("-C a\tb") == TR_EXIT_USAGE);
+	CHECK(err_has("expected NAME[,NAME...]"));
+	CHECK(record("-C a,,b") == TR_EXIT_USAGE);
+	CHECK(record("--callstack sideways") == TR_EXIT_USAGE);
+	CHECK(err_has("expected kernel, user or both"));
+}
+
 const struct test probes_tests[] = {
+	{ "context", test_context },
 	{ "function", test_function },
 	{ "probe_make_remove", test_probe_make_remove },
 	{ "elf_offset", test_elf_offset },

@@ -204,6 +204,16 @@ rec=$!
 recording $OUT/track-death $rec
 echo go >/tmp/track.fifo
 wait $c
+# The parent's wait returns once the child is a zombie, before its last
+# switch-out (do_task_dead()) and its free: stop recording only when
+# events came after the wait and then none for two polls (10 s at most).
+count_written; w1=$W; i=0; same=0
+while [ $same -lt 2 ] && [ $i -lt 200 ]; do
+	sleep 0.05
+	w2=$W; count_written
+	if [ $W -gt $w1 ] && [ $W = $w2 ]; then same=$((same + 1)); else same=0; fi
+	i=$((i + 1))
+done
 kill -INT $rec
 wait $rec
 tap_ok $? "death: tring-record -p of a process that exits: exit status"

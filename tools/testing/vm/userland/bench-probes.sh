@@ -26,6 +26,12 @@
 #                    kprobe events record the address alone)
 #   lttng-function   lttng enable-event -k --function: a kretprobe, an
 #                    entry and a return event per call
+#   tring-ctx-ids, tring-ctx-kstack, tring-ctx-ustack, tring-ctx-stacks,
+#   tring-ctx-perf   tring-kprobe with -C pid,tid,procname; callstack-
+#                    kernel; callstack-user; both stacks; perf:cpu:cpu-clock
+#   lttng-ctx-ids, lttng-ctx-kstack, lttng-ctx-ustack, lttng-ctx-perf:
+#                    lttng-probe with lttng add-context -k of the same
+#   perf-kprobe-g    perf-kprobe with -g (kernel and user call chains)
 #
 # /results/env (scripts/bench-probes.sh) sets MODDIR, TOOLS, ROUNDS,
 # WARMUP, CALLS, BUFKB, SUBBUFKB, CHECK and may narrow TRACERS.
@@ -58,7 +64,9 @@ SUBBUFKB=${SUBBUFKB:-64}
 # under emulation); 0 (the default): the counts the tracers report.
 CHECK=${CHECK:-0}
 TRACERS=${TRACERS:-none tring-kprobe tring-kretprobe tring-function tring-floor tring-retfloor
-ftrace-kprobe ftrace-kretprobe ftrace-function perf-kprobe perf-kretprobe lttng-probe lttng-function}
+ftrace-kprobe ftrace-kretprobe ftrace-function perf-kprobe perf-kretprobe lttng-probe lttng-function
+tring-ctx-ids tring-ctx-kstack tring-ctx-ustack tring-ctx-stacks tring-ctx-perf
+lttng-ctx-ids lttng-ctx-kstack lttng-ctx-ustack lttng-ctx-perf perf-kprobe-g}
 TRACERS=$(echo $TRACERS)
 
 mount -t proc proc /proc
@@ -137,7 +145,7 @@ elif modprobe lttng-tracer 2>/tmp/lttng.err && lttng-sessiond --daemonize 2>>/tm
 	modprobe lttng-kretprobes 2>/dev/null
 	info lttng "$(lttng --version | grep -o '[0-9][0-9.]*' | head -n 1) modules $(modinfo -F version lttng-tracer)"
 else
-	for t in lttng-probe lttng-function; do
+	for t in lttng-probe lttng-function lttng-ctx-ids lttng-ctx-kstack lttng-ctx-ustack lttng-ctx-perf; do
 		unsupported $t "lttng-modules $(modinfo -F version lttng-tracer 2>/dev/null || echo 2.13.9)" \
 			"does not load on Linux $(uname -r)"
 	done
@@ -217,8 +225,10 @@ tring_run() {
 	else
 		echo "$def" >$T/kprobe_events || return
 	fi
+	# shellcheck disable=SC2046
 	rec_start /tmp/tring.log tring-record -q --no-statedump --nice 0 -b "$BUFKB" \
-		-s "$SUBBUFKB" --discard -o $O --summary /tmp/tring.summary
+		-s "$SUBBUFKB" --discard -o $O --summary /tmp/tring.summary \
+		$([ -z "${CTX:-}" ] || echo -C "$CTX")
 	ready tring_up || { rec_stop; return; }
 	[ -z "${3:-}" ] || echo "$3" >$T/tracking/pid
 	echo 1 >$T/events/"$ev"/enable
@@ -238,6 +248,12 @@ run_tring_kretprobe() { tring_run "r:pbench/ret $FN $RET" pbench/ret; }
 run_tring_function() { tring_run function ftrace/function; }
 run_tring_floor() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry 2; }
 run_tring_retfloor() { tring_run "r:pbench/ret $FN $RET" pbench/ret 2; }
+# The kprobe with contexts: CTX for tring-record -C.
+run_tring_ctx_ids() { CTX=pid,tid,procname run_tring_kprobe; }
+run_tring_ctx_kstack() { CTX=callstack-kernel run_tring_kprobe; }
+run_tring_ctx_ustack() { CTX=callstack-user run_tring_kprobe; }
+run_tring_ctx_stacks() { CTX=callstack-kernel,callstack-user run_tring_kprobe; }
+run_tring_ctx_perf() { CTX=perf:cpu:cpu-clock run_tring_kprobe; }
 
 # tc_run WHAT READY ARG...: trace-cmd record ARG... to $O; WHAT names
 # the kprobe (missed count) or is "function"
@@ -306,7 +322,8 @@ perf_run() {
 	mkdir -p $O
 	mkfifo /tmp/perf.ctl /tmp/perf.ack
 	m0=$(ftrace_missed "$1")
-	rec_start /tmp/perf.log perf record -B -N -a -k mono -m $((BUFKB / 4)) -e "probe:$1" \
+	# shellcheck disable=SC2086
+	rec_start /tmp/perf.log perf record -B -N -a -k mono -m $((BUFKB / 4)) -e "probe:$1" ${PERF_G:-} \
 		-D -1 --control fifo:/tmp/perf.ctl,/tmp/perf.ack -o $O/perf.data
 	ready perf_up || { rec_stop; return; }
 	echo enable >/tmp/perf.ctl &
@@ -334,6 +351,7 @@ run_perf_kprobe() {
 	perf_run pentry
 	perf probe -q -d probe:pentry 2>/dev/null || echo "-:probe/pentry" >>$TR/kprobe_events
 }
+run_perf_kprobe_g() { PERF_G=-g run_perf_kprobe; }
 run_perf_kretprobe() {
 	perf_define pret "$FN%return" "$RET" || return
 	perf_run pret
@@ -347,7 +365,8 @@ lttng_run() {
 	lttng create pbench --output=$O >/dev/null || return
 	if ! lttng enable-channel -k --discard --subbuf-size="${SUBBUFKB}k" \
 		--num-subbuf=$((BUFKB / SUBBUFKB)) ch >/dev/null ||
-		! lttng enable-event -k -c ch "$1" $FN "$2" >/tmp/lttng.enable 2>&1; then
+		! lttng enable-event -k -c ch "$1" $FN "$2" >/tmp/lttng.enable 2>&1 ||
+		! lttng_context; then
 		lttng destroy >/dev/null 2>&1
 		return
 	fi
@@ -361,7 +380,19 @@ lttng_run() {
 	events=-
 	[ "$RB" = 1 ] && tev=$(babeltrace2 $O 2>/dev/null | grep -c " $2") && events=$tev
 }
+# lttng_context: LCTX's contexts (add-context -t each) on the channel
+lttng_context() {
+	local c args=()
+	for c in ${LCTX:-}; do
+		args+=(-t "$c")
+	done
+	[ ${#args[@]} = 0 ] || lttng add-context -k -c ch "${args[@]}" >>/tmp/lttng.enable 2>&1
+}
 run_lttng_probe() { lttng_run --probe pentry; }
+run_lttng_ctx_ids() { LCTX="pid tid procname" run_lttng_probe; }
+run_lttng_ctx_kstack() { LCTX=callstack-kernel run_lttng_probe; }
+run_lttng_ctx_ustack() { LCTX=callstack-user run_lttng_probe; }
+run_lttng_ctx_perf() { LCTX=perf:cpu:cpu-clock run_lttng_probe; }
 run_lttng_function() { lttng_run --function pfunc; }
 
 # The tracers of TRACERS rotated to start at the Nth.

@@ -1,0 +1,439 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring: the write path of events that carry contexts.
+ *
+ * The event writers (tring_events.c, tring_gen_perf.c) read
+ * tring_default_buf first; while a context set is in force it is NULL,
+ * and they come here instead, out of line: a buffer without contexts
+ * runs exactly the instructions it ran before contexts existed.
+ *
+ * A record is sized once: the stacks are walked first, into this CPU's
+ * scratch of the writer's context level, then the record (header,
+ * contexts, payload) is reserved and the contexts written at its start.
+ * Any context, NMI included; preemption is off in the caller from before
+ * this call to its commit.
+ */
+#include <linux/cred.h>
+#include <linux/ipc_namespace.h>
+#include <linux/mnt_namespace.h>
+#include <linux/module.h>
+#include <linux/nsproxy.h>
+#include <linux/pid_namespace.h>
+#include <linux/sched.h>
+#include <linux/sched/task_stack.h>
+#include <linux/stacktrace.h>
+#include <linux/time_namespace.h>
+#include <linux/uaccess.h>
+#include <linux/user_namespace.h>
+#include <linux/utsname.h>
+#include <net/net_namespace.h>
+#include <linux/cgroup.h>
+
+#include "tring_ctx.h"
+#include "tring_gen.h"
+
+struct tring_ctx_set __rcu *tring_ctx_cur;
+
+/* Frames of tring itself a kernel stack may start with. */
+#define TRING_CTX_SKIP		8
+#define TRING_CTX_WALK		(TRING_CTX_DEPTH_MAX + 1 + TRING_CTX_SKIP)
+
+/*
+ * Most levels of preempt_count() between an event and its context's
+ * fill in a preemptible task: the hook's (tracepoint, probe handler,
+ * ftrace callback), the writer's and tring_reserve()'s (fewer on some
+ * paths: a marker has no hook). LTTng counts its own the same way.
+ */
+#define TRING_CTX_NESTING	3
+
+/**
+ * struct tring_ctx_scratch - a CPU's stacks being walked
+ * @busy: per context level (task, softirq, hardirq, NMI), a writer of
+ *	that level uses its entries. Set and cleared by this CPU only,
+ *	preemption off; a writer that interrupts it sees it set (compiler
+ *	barriers order it with the entries).
+ * @k: per level, the kernel stack as stack_trace_save() left it.
+ * @u: per level, the user stack.
+ */
+struct tring_ctx_scratch {
+	u8 busy[4];
+	unsigned long k[4][TRING_CTX_WALK];
+	u64 u[4][TRING_CTX_DEPTH_MAX + 1];
+};
+
+/**
+ * struct tring_ctx_stacks - the stacks of one event
+ * @k: the kernel stack's frames (tring's own skipped).
+ * @u: the user stack's.
+ * @nk: entries of @k to write (a truncation mark included).
+ * @nu: entries of @u to write.
+ * @ktrunc: @k was cut at the set's depth: a mark follows its frames.
+ */
+struct tring_ctx_stacks {
+	const unsigned long *k;
+	const u64 *u;
+	unsigned int nk;
+	unsigned int nu;
+	bool ktrunc;
+};
+
+/**
+ * tring_ctx_buffer - the default buffer while contexts are in force
+ *
+ * Context: preemption disabled.
+ * Return: the buffer, or NULL when no set is in force.
+ */
+struct tring_buffer *tring_ctx_buffer(void)
+{
+	struct tring_ctx_set *set = rcu_dereference_sched(tring_ctx_cur);
+
+	return set ? rcu_dereference_sched(set->buf) : NULL;
+}
+
+int tring_ctx_scratch_alloc(struct tring_ctx_set *set)
+{
+	if (!set->kstack && !set->ustack)
+		return 0;
+	set->scratch = alloc_percpu(struct tring_ctx_scratch);
+	return set->scratch ? 0 : -ENOMEM;
+}
+
+/* The kernel stack into @k: frames from the event's hook outwards. */
+static void tring_ctx_kstack(const struct tring_ctx_set *set, unsigned long *k,
+			     struct tring_ctx_stacks *st)
+{
+	unsigned int n, skip = 0;
+
+	n = stack_trace_save(k, set->depth + 1 + TRING_CTX_SKIP, 0);
+	while (skip < n && skip < TRING_CTX_SKIP &&
+	       within_module(k[skip], THIS_MODULE))
+		skip++;
+	n -= skip;
+	st->k = k + skip;
+	st->ktrunc = n > set->depth;
+	st->nk = st->ktrunc ? set->depth + 1 : n;
+}
+
+/*
+ * The user stack of the current task into @u by its frame pointers: its
+ * user registers, saved at its entry to the kernel, then each frame's
+ * return address. Return: entries, a TRING_CTX_TRUNCATED mark last when
+ * the walk stopped before the outermost frame (a frame pointer that does
+ * not grow, a page that is not there, the depth reached).
+ */
+static unsigned int tring_ctx_ustack(unsigned int depth, u64 *u)
+{
+	struct { unsigned long next, ret; } fr;
+	struct pt_regs *regs;
+	unsigned long fp;
+	unsigned int n = 0;
+
+	/*
+	 * A kernel thread has no user stack. In NMI the saved registers
+	 * may be older than the interrupted user code: only the mark.
+	 */
+	if (current->flags & PF_KTHREAD)
+		return 0;
+	if (in_nmi())
+		goto mark;
+	regs = task_pt_regs(current);
+#ifdef CONFIG_X86_64
+	if (!user_64bit_mode(regs))
+		goto mark;
+#endif
+	u[n++] = instruction_pointer(regs);
+	fp = regs->bp;
+	while (fp && n < depth) {
+		if (!IS_ALIGNED(fp, sizeof(long)) ||
+		    copy_from_user_nofault(&fr, (void __user *)fp, sizeof(fr)))
+			goto mark;
+		if (!fr.ret)
+			return n;
+		u[n++] = fr.ret;
+		if (fr.next && fr.next <= fp)
+			goto mark;
+		fp = fr.next;
+	}
+	if (!fp)
+		return n;
+mark:
+	u[n++] = TRING_CTX_TRUNCATED;
+	return n;
+}
+
+/* Walk the set's stacks into this CPU's scratch of @level. */
+static void tring_ctx_walk(const struct tring_ctx_set *set,
+			   struct tring_ctx_scratch *s, unsigned int level,
+			   struct tring_ctx_stacks *st)
+{
+	st->nk = 0;
+	st->nu = 0;
+	st->ktrunc = false;
+	if (set->kstack)
+		tring_ctx_kstack(set, s->k[level], st);
+	if (set->ustack) {
+		st->nu = tring_ctx_ustack(set->depth, s->u[level]);
+		st->u = s->u[level];
+	}
+}
+
+/*
+ * The mount namespace's number. struct mnt_namespace is private to
+ * fs/ (fs/mount.h); on both kernels tring builds for, and every kernel
+ * since 3.19, it starts with its struct ns_common, as LTTng also relies
+ * on. A kernel with randomized structure layout has the context refused
+ * (tring_ctx.c).
+ */
+static u32 tring_ctx_mnt_ns_inum(const struct nsproxy *ns)
+{
+#ifdef CONFIG_RANDSTRUCT_NONE
+	const struct ns_common *c = (const void *)ns->mnt_ns;
+
+	return c ? c->inum : 0;
+#else
+	return 0;
+#endif
+}
+
+/* The namespaces of the current task; NULL while it exits. */
+static struct nsproxy *tring_ctx_nsproxy(void)
+{
+	return READ_ONCE(current->nsproxy);
+}
+
+static u32 tring_ctx_ns(unsigned int kind)
+{
+	struct nsproxy *ns = tring_ctx_nsproxy();
+
+	if (kind == TRING_CTX_USER_NS)
+		return current_user_ns()->ns.inum;
+	if (kind == TRING_CTX_PID_NS)
+		return task_active_pid_ns(current) ?
+		       task_active_pid_ns(current)->ns.inum : 0;
+	if (!ns)
+		return 0;
+	switch (kind) {
+#ifdef CONFIG_CGROUPS
+	case TRING_CTX_CGROUP_NS:
+		return ns->cgroup_ns ? ns->cgroup_ns->ns.inum : 0;
+#endif
+#ifdef CONFIG_IPC_NS
+	case TRING_CTX_IPC_NS:
+		return ns->ipc_ns ? ns->ipc_ns->ns.inum : 0;
+#endif
+	case TRING_CTX_MNT_NS:
+		return tring_ctx_mnt_ns_inum(ns);
+#ifdef CONFIG_NET_NS
+	case TRING_CTX_NET_NS:
+		return ns->net_ns ? ns->net_ns->ns.inum : 0;
+#endif
+#ifdef CONFIG_TIME_NS
+	case TRING_CTX_TIME_NS:
+		return ns->time_ns ? ns->time_ns->ns.inum : 0;
+#endif
+	case TRING_CTX_UTS_NS:
+		return ns->uts_ns ? ns->uts_ns->ns.inum : 0;
+	}
+	return 0;
+}
+
+/* The parent's pid, as LTTng's ppid context reads it. */
+static s32 tring_ctx_ppid(void)
+{
+	s32 ppid;
+
+	rcu_read_lock();
+	ppid = task_tgid_nr(rcu_dereference(current->real_parent));
+	rcu_read_unlock();
+	return ppid;
+}
+
+/* A 32-bit context's value: ids, priorities, namespaces, states. */
+static u32 tring_ctx_u32(unsigned int kind)
+{
+	struct task_struct *t = current;
+
+	switch (kind) {
+	case TRING_CTX_PID:
+		return t->tgid;
+	case TRING_CTX_TID:
+		return t->pid;
+	case TRING_CTX_VPID:
+		return task_tgid_vnr(t);
+	case TRING_CTX_VTID:
+		return task_pid_vnr(t);
+	case TRING_CTX_PPID:
+		return tring_ctx_ppid();
+	case TRING_CTX_PRIO:
+		return t->prio - MAX_RT_PRIO;
+	case TRING_CTX_NICE:
+		return task_nice(t);
+	case TRING_CTX_INTERRUPTIBLE:
+		return !irqs_disabled();
+	case TRING_CTX_PREEMPTIBLE:
+		return !(preempt_count() & (NMI_MASK | HARDIRQ_MASK |
+					    SOFTIRQ_MASK)) &&
+		       (preempt_count() & PREEMPT_MASK) <= TRING_CTX_NESTING &&
+		       !irqs_disabled();
+	case TRING_CTX_NEED_RESCHED:
+		return test_tsk_need_resched(t);
+	case TRING_CTX_MIGRATABLE:
+#ifdef CONFIG_SMP
+		return !t->migration_disabled;
+#else
+		return 0;
+#endif
+	}
+	return tring_ctx_ns(kind);
+}
+
+/* The host name of the current task's UTS namespace, NUL-padded. */
+static void tring_ctx_hostname(void *p, unsigned int size)
+{
+	struct nsproxy *ns = tring_ctx_nsproxy();
+
+	if (ns && ns->uts_ns)
+		strscpy_pad(p, ns->uts_ns->name.nodename, size);
+	else
+		memset(p, 0, size);
+}
+
+/* Store @v at @p, whatever its alignment (records are 4-byte aligned). */
+static __always_inline void tring_ctx_put32(void *p, u32 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+static __always_inline void tring_ctx_put64(void *p, u64 v)
+{
+	memcpy(p, &v, sizeof(v));
+}
+
+/* A stack: its u32 count of u64 entries, then the entries. */
+static void *tring_ctx_put_stack(void *p, const unsigned long *k,
+				 const u64 *u, unsigned int n, bool ktrunc)
+{
+	unsigned int i;
+	u64 v;
+
+	tring_ctx_put32(p, n);
+	p += sizeof(u32);
+	for (i = 0; i < n; i++) {
+		if (k)
+			v = ktrunc && i + 1 == n ? TRING_CTX_TRUNCATED : k[i];
+		else
+			v = u[i];
+		tring_ctx_put64(p, v);
+		p += sizeof(u64);
+	}
+	return p;
+}
+
+/* Write item @it at @p. Return: the next item's place. */
+static void *tring_ctx_put(const struct tring_ctx_item *it, void *p,
+			   const struct tring_ctx_stacks *st)
+{
+	switch (it->kind) {
+	case TRING_CTX_PROCNAME:
+		memcpy(p, current->comm, it->size);
+		break;
+	case TRING_CTX_HOSTNAME:
+		tring_ctx_hostname(p, it->size);
+		break;
+	case TRING_CTX_KSTACK:
+		return tring_ctx_put_stack(p, st->k, NULL, st->nk, st->ktrunc);
+	case TRING_CTX_USTACK:
+		return tring_ctx_put_stack(p, NULL, st->u, st->nu, false);
+	case TRING_CTX_PERF:
+		tring_ctx_put64(p, tring_ctx_perf_read(it));
+		break;
+	default:
+		if (it->size == 1)
+			*(u8 *)p = tring_ctx_u32(it->kind);
+		else
+			tring_ctx_put32(p, tring_ctx_u32(it->kind));
+	}
+	return p + it->size;
+}
+
+/* The contexts' bytes in a record, a multiple of 4. */
+static unsigned int tring_ctx_len(const struct tring_ctx_set *set,
+				  const struct tring_ctx_stacks *st)
+{
+	unsigned int len = set->fixed;
+
+	if (set->kstack)
+		len += sizeof(u32) + st->nk * sizeof(u64);
+	if (set->ustack)
+		len += sizeof(u32) + st->nu * sizeof(u64);
+	return ALIGN(len, 4);
+}
+
+/* Reserve and write the contexts; @st holds the stacks already walked. */
+static int tring_ctx_reserve_in(const struct tring_ctx_set *set,
+				unsigned int id, unsigned int len,
+				const struct tring_ctx_stacks *st,
+				struct tring_res *res)
+{
+	struct tring_buffer *buf = rcu_dereference_sched(set->buf);
+	unsigned int clen = tring_ctx_len(set, st), i;
+	void *p, *end;
+	int ret;
+
+	if (!buf)
+		return -ENODEV;
+	/* Too big for a sub-buffer: counted as lost by tring_reserve(). */
+	ret = tring_reserve(buf, id, clen + len, res);
+	if (ret)
+		return ret;
+	p = res->data;
+	end = p + clen;
+	for (i = 0; i < set->nr; i++)
+		p = tring_ctx_put(&set->items[i], p, st);
+	/* Records are reused: the padding to 4 bytes is written too. */
+	memset(p, 0, end - p);
+	res->data = end;
+	return 0;
+}
+
+/**
+ * tring_ctx_reserve - reserve an event with the contexts in force
+ * @id: the event's id.
+ * @len: its payload's bytes.
+ * @res: the reservation, as tring_reserve() fills it; @res->data is the
+ *	payload's place, after the contexts.
+ *
+ * Context: any, NMI included; preemption disabled by the caller until
+ * its tring_commit().
+ * Return: 0, -ENODEV when no set is in force (or another writer of this
+ * CPU and context level is walking its stacks: the event is counted as
+ * lost), or tring_reserve()'s error.
+ */
+int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res)
+{
+	const struct tring_ctx_set *set = rcu_dereference_sched(tring_ctx_cur);
+	struct tring_ctx_stacks st = { };
+	struct tring_ctx_scratch *s;
+	unsigned int level;
+	int ret;
+
+	if (!set)
+		return -ENODEV;
+	if (!set->scratch)
+		return tring_ctx_reserve_in(set, id, len, &st, res);
+	s = this_cpu_ptr(set->scratch);
+	level = interrupt_context_level();
+	if (s->busy[level]) {
+		tring_gen_lost(1);
+		return -ENODEV;
+	}
+	s->busy[level] = 1;
+	/* Set before the stacks are walked: an interrupt here sees it. */
+	barrier();
+	tring_ctx_walk(set, s, level, &st);
+	ret = tring_ctx_reserve_in(set, id, len, &st, res);
+	/* The stacks are written before another writer of this level may. */
+	barrier();
+	s->busy[level] = 0;
+	return ret;
+}
