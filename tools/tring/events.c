@@ -448,7 +448,13 @@ int tr_select_events(struct tr_rec *r)
 	ret = tr_make_probes(r) ?: tr_set_functions(r);
 	if (ret)
 		return ret;
-	ret = tr_scan_events(r);
+	/*
+	 * The start's scan still holds unless probes made events since: a
+	 * read of every enable file is seconds on a debug kernel with
+	 * hundreds of generic events offered.
+	 */
+	ret = r->events_scanned && !r->opt.nprobes ? 0 : tr_scan_events(r);
+	r->events_scanned = false;
 	if (!ret)
 		ret = offer_generic(r);
 	if (ret)
@@ -541,6 +547,19 @@ static bool read_filter(const struct tr_rec *r, const struct tr_event *ev,
 	return strcmp(buf, "0") != 0;
 }
 
+/* Will this run record @ev: chosen by an -e, or on when there is none? */
+static bool recorded(const struct tr_rec *r, const struct tr_event *ev)
+{
+	unsigned int i;
+
+	if (!r->opt.nspecs)
+		return ev->on;
+	for (i = 0; i < r->opt.nspecs; i++)
+		if (tr_spec_match(r, r->opt.specs[i], ev->group, ev->name))
+			return true;
+	return false;
+}
+
 static void forget_events(struct tr_rec *r)
 {
 	free(r->events);
@@ -550,7 +569,7 @@ static void forget_events(struct tr_rec *r)
 }
 
 /**
- * tr_events_leftovers - filters in force on the default buffer's events
+ * tr_events_leftovers - filters in force on the events a run records
  * @r: the run, before -e changed anything.
  * @example: gets the first such event, GROUP:EVENT.
  * @size: its size.
@@ -568,13 +587,20 @@ int tr_events_leftovers(struct tr_rec *r, char *example, size_t size)
 	    access(path, F_OK) || tr_scan_events(r))
 		return -ENOENT;
 	for (i = 0; i < r->nevents; i++) {
-		if (!read_filter(r, &r->events[i], text, sizeof(text)))
+		/*
+		 * Only the events this run records can lose events to a
+		 * filter: one file read each, not one per event (hundreds
+		 * more with generic events offered).
+		 */
+		if (!recorded(r, &r->events[i]) ||
+		    !read_filter(r, &r->events[i], text, sizeof(text)))
 			continue;
 		if (!n++)
 			snprintf(example, size, "%s:%s", r->events[i].group,
 				 r->events[i].name);
 	}
-	forget_events(r);
+	/* Kept for tr_select_events(): nothing changed them yet. */
+	r->events_scanned = true;
 	return n;
 }
 

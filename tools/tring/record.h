@@ -306,6 +306,7 @@ struct tr_rec {
 	bool meta_final;		/* the final metadata copied already */
 	struct tr_event *events;	/* with -e: every event, at setup */
 	unsigned int nevents, events_cap;
+	bool events_scanned;		/* r->events as the start found them */
 
 	struct tr_cpu *cpus;
 	unsigned int ncpus;

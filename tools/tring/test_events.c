@@ -251,8 +251,9 @@ static const char *tring_line(const char *rel)
 }
 
 /*
- * What an earlier run left (a tracking set, filters, generic events
- * enabled) is said at the start of a plain run: it records less.
+ * What an earlier run left (a tracking set, filters on events it will
+ * record, generic events enabled) is said at the start of a plain run:
+ * it records less.
  */
 static void test_events_leftovers(void)
 {
@@ -260,8 +261,10 @@ static void test_events_leftovers(void)
 	mkdirs("%s/tracking", fk.tring);
 	tring_write("tracking/pid", "4321\n");
 	tring_write("tracking/follow", "0\n");
+	/* A filter on an event that is on; one on an event off is moot. */
+	tring_write("events/sched/sched_switch/enable", "1\n");
 	tring_write("events/sched/sched_switch/filter", "prev_pid == 1\n");
-	tring_write("events/sched/sched_waking/filter", "none\n");
+	tring_write("events/sched/sched_waking/filter", "next_pid == 2\n");
 	tring_write("events/generic_stats", "offered: 3\nenabled: 2\n");
 	fk.tick = tick_stop;
 	CHECK(record("") == 0);
