@@ -155,7 +155,12 @@ static int tring_ctx_cpu_online(unsigned int cpu, struct hlist_node *node)
 			 */
 			continue;
 		}
-		/* Pairs with READ_ONCE() in tring_ctx_perf_read(). */
+		/*
+		 * Read with READ_ONCE() by tring_ctx_perf_read() on @cpu
+		 * only: this step runs on @cpu, or before the set is
+		 * published (rcu_assign_pointer() orders the counter's
+		 * making before it), so no barrier is needed here.
+		 */
 		WRITE_ONCE(*per_cpu_ptr(it->pcpu, cpu), p);
 	}
 	return 0;

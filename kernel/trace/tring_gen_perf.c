@@ -131,9 +131,13 @@ static unsigned int tring_gen_len(const struct tring_gen_event *ev,
 	return len;
 }
 
-/* Copy @rec's fields to the payload at @p. */
-static void tring_gen_copy(const struct tring_gen_event *ev, const u8 *rec,
-			   unsigned int size, const unsigned int *dlen, u8 *p)
+/*
+ * Copy @rec's fields to the payload at @p. Inline in both writers, as it
+ * was in tring_gen_record() alone: the path without contexts unchanged.
+ */
+static __always_inline void tring_gen_copy(const struct tring_gen_event *ev,
+					   const u8 *rec, unsigned int size,
+					   const unsigned int *dlen, u8 *p)
 {
 	const struct tring_gen_field *f;
 	unsigned int i, d = 0, off;
@@ -186,6 +190,24 @@ static void tring_gen_overflow(struct perf_event *pe,
 	tring_gen_record(ev, raw->frag.data, raw->frag.size);
 }
 
+/*
+ * tring_gen_record()'s write while contexts are in force: a function of
+ * its own, so that the reservation's address escapes here only and the
+ * path without contexts compiles as it did before they existed.
+ */
+static noinline void tring_gen_record_ctx(const struct tring_gen_event *ev,
+					  const u8 *rec, unsigned int size,
+					  const unsigned int *dlen,
+					  unsigned int len)
+{
+	struct tring_res res __uninitialized;
+
+	if (tring_ctx_reserve(ev->id, len, &res))
+		return;
+	tring_gen_copy(ev, rec, size, dlen, res.data);
+	tring_commit(&res);
+}
+
 /**
  * tring_gen_record - write one event from a record of the kernel's layout
  * @ev: the event; its field table says where each field lies in @rec.
@@ -217,8 +239,12 @@ void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
 	len = tring_gen_len(ev, rec, size, dlen);
 	/* Losses are counted by tring_reserve(). */
 	buf = rcu_dereference_sched(tring_default_buf);
-	ret = buf ? tring_reserve(buf, ev->id, len, &res) :
-		    tring_ctx_reserve(ev->id, len, &res);
+	if (!buf) {
+		/* Contexts in force: out of line, @res left to this path. */
+		tring_gen_record_ctx(ev, rec, size, dlen, len);
+		goto out;
+	}
+	ret = tring_reserve(buf, ev->id, len, &res);
 	if (ret)
 		goto out;
 	tring_gen_copy(ev, rec, size, dlen, res.data);

@@ -114,6 +114,8 @@ for k in $(kernels); do
 		bash -c "ls /lib/modules/$k/updates/dkms/tring.ko* >/dev/null"
 done
 t "tring-record installed in $PREFIX/bin" test -x "$PREFIX/bin/tring-record"
+t "tring-report installed in $PREFIX/bin, its --help names stacks" \
+	bash -c "'$PREFIX/bin/tring-report' --help | grep -q 'tring-report stacks DIR'"
 t "man page tring-record(1) installed and formats" \
 	bash -c "man -l '$PREFIX/share/man/man1/tring-record.1' 2>&1 | grep -q -- '--output DIR'"
 
