@@ -46,35 +46,37 @@ struct tring_ctx_set __rcu *tring_ctx_cur;
  */
 #define TRING_CTX_NESTING	3
 
+/* A frame is stored as the u64 the record holds: one copy per stack. */
+static_assert(sizeof(unsigned long) == sizeof(u64));
+
 /**
  * struct tring_ctx_scratch - a CPU's stacks being walked
  * @busy: per context level (task, softirq, hardirq, NMI), a writer of
  *	that level uses its entries. Set and cleared by this CPU only,
  *	preemption off; a writer that interrupts it sees it set (compiler
  *	barriers order it with the entries).
- * @k: per level, the kernel stack as stack_trace_save() left it.
+ * @k: per level, the kernel stack as stack_trace_save() left it, and
+ *	the truncation mark after the kept frames.
  * @u: per level, the user stack.
  */
 struct tring_ctx_scratch {
 	u8 busy[4];
 	unsigned long k[4][TRING_CTX_WALK];
-	u64 u[4][TRING_CTX_DEPTH_MAX + 1];
+	unsigned long u[4][TRING_CTX_DEPTH_MAX + 1];
 };
 
 /**
  * struct tring_ctx_stacks - the stacks of one event
- * @k: the kernel stack's frames (tring's own skipped).
+ * @k: the kernel stack's entries (tring's own frames skipped).
  * @u: the user stack's.
- * @nk: entries of @k to write (a truncation mark included).
- * @nu: entries of @u to write.
- * @ktrunc: @k was cut at the set's depth: a mark follows its frames.
+ * @nk: entries of @k to write, a truncation mark included.
+ * @nu: entries of @u to write, a truncation mark included.
  */
 struct tring_ctx_stacks {
 	const unsigned long *k;
-	const u64 *u;
+	const unsigned long *u;
 	unsigned int nk;
 	unsigned int nu;
-	bool ktrunc;
 };
 
 /**
@@ -110,8 +112,12 @@ static void tring_ctx_kstack(const struct tring_ctx_set *set, unsigned long *k,
 		skip++;
 	n -= skip;
 	st->k = k + skip;
-	st->ktrunc = n > set->depth;
-	st->nk = st->ktrunc ? set->depth + 1 : n;
+	st->nk = n;
+	if (n > set->depth) {
+		/* Cut at the depth: the mark in the first frame not kept. */
+		k[skip + set->depth] = TRING_CTX_TRUNCATED;
+		st->nk = set->depth + 1;
+	}
 }
 
 /*
@@ -121,7 +127,7 @@ static void tring_ctx_kstack(const struct tring_ctx_set *set, unsigned long *k,
  * the walk stopped before the outermost frame (a frame pointer that does
  * not grow, a page that is not there, the depth reached).
  */
-static unsigned int tring_ctx_ustack(unsigned int depth, u64 *u)
+static unsigned int tring_ctx_ustack(unsigned int depth, unsigned long *u)
 {
 	struct { unsigned long next, ret; } fr;
 	struct pt_regs *regs;
@@ -168,7 +174,6 @@ static void tring_ctx_walk(const struct tring_ctx_set *set,
 {
 	st->nk = 0;
 	st->nu = 0;
-	st->ktrunc = false;
 	if (set->kstack)
 		tring_ctx_kstack(set, s->k[level], st);
 	if (set->ustack) {
@@ -207,9 +212,11 @@ static u32 tring_ctx_ns(unsigned int kind)
 
 	if (kind == TRING_CTX_USER_NS)
 		return current_user_ns()->ns.inum;
-	if (kind == TRING_CTX_PID_NS)
-		return task_active_pid_ns(current) ?
-		       task_active_pid_ns(current)->ns.inum : 0;
+	if (kind == TRING_CTX_PID_NS) {
+		struct pid_namespace *pid_ns = task_active_pid_ns(current);
+
+		return pid_ns ? pid_ns->ns.inum : 0;
+	}
 	if (!ns)
 		return 0;
 	switch (kind) {
@@ -310,23 +317,12 @@ static __always_inline void tring_ctx_put64(void *p, u64 v)
 }
 
 /* A stack: its u32 count of u64 entries, then the entries. */
-static void *tring_ctx_put_stack(void *p, const unsigned long *k,
-				 const u64 *u, unsigned int n, bool ktrunc)
+static void *tring_ctx_put_stack(void *p, const unsigned long *f,
+				 unsigned int n)
 {
-	unsigned int i;
-	u64 v;
-
 	tring_ctx_put32(p, n);
-	p += sizeof(u32);
-	for (i = 0; i < n; i++) {
-		if (k)
-			v = ktrunc && i + 1 == n ? TRING_CTX_TRUNCATED : k[i];
-		else
-			v = u[i];
-		tring_ctx_put64(p, v);
-		p += sizeof(u64);
-	}
-	return p;
+	memcpy(p + sizeof(u32), f, n * sizeof(u64));
+	return p + sizeof(u32) + n * sizeof(u64);
 }
 
 /* Write item @it at @p. Return: the next item's place. */
@@ -341,9 +337,9 @@ static void *tring_ctx_put(const struct tring_ctx_item *it, void *p,
 		tring_ctx_hostname(p, it->size);
 		break;
 	case TRING_CTX_KSTACK:
-		return tring_ctx_put_stack(p, st->k, NULL, st->nk, st->ktrunc);
+		return tring_ctx_put_stack(p, st->k, st->nk);
 	case TRING_CTX_USTACK:
-		return tring_ctx_put_stack(p, NULL, st->u, st->nu, false);
+		return tring_ctx_put_stack(p, st->u, st->nu);
 	case TRING_CTX_PERF:
 		tring_ctx_put64(p, tring_ctx_perf_read(it));
 		break;

@@ -20,6 +20,7 @@
 #             tring_ctx_work's ctx_opener()), sched_switch, and a kprobe
 #             on tring_test_probe_target() (called by test/probe), with
 #             the kallsyms and maps files tring-record writes beside
+#   depth     ctx-depth: stack_depth=2, every kernel stack cut and marked
 #   nmi       ctx-nmi: every context, stacks and a counter, from the
 #             stress test's writers (task, softirq, hardirq, IPI, NMI)
 #             through a kprobe they all call: no report under KASAN or
@@ -154,6 +155,14 @@ echo $w >$OUT/ctx-stacks.expect
 	grep -q "^$w .*tring_ctx_work" $OUT/ctx-stacks/maps
 tap_ok $? "stacks: kallsyms and maps (with tring_ctx_work's, pid $w) beside the trace"
 rm -f /tmp/ctx.in /tmp/ctx.out
+
+# --- depth --------------------------------------------------------------------
+# stack_depth=2: every kernel stack cut to 2 frames and the mark.
+echo 2 >/sys/module/tring/parameters/stack_depth
+tring-record -q --no-statedump --callstack kernel -e sched_switch \
+	-o $OUT/ctx-depth -- sh -c 'for i in 1 2 3; do sleep 0.01; done'
+tap_ok $? "depth: tring-record --callstack kernel with stack_depth=2: exit status"
+echo 32 >/sys/module/tring/parameters/stack_depth
 
 # --- nmi ----------------------------------------------------------------------
 # Not -- COMMAND: that would record only the command's processes.
