@@ -412,10 +412,22 @@ part_race() {
 # fuzzers' generated cases are split between the two debug kernels
 # (tring_fuzz=K/N: each runs every other pair of a whole and a broken
 # case, so each case runs under KCSAN or KASAN every run, and under both
-# Debian kernels).
+# Debian kernels); so are the generic events tring_generic_test.sh enables
+# all at once (tring_all=K,K/N: KASAN, where enabling is slowest, a
+# third of them, KCSAN the rest; both Debian kernels all).
+# Two steps of the plan are left out on this kernel (tring_skip=):
+# - tring_lifecycle_test, when the 4-vCPU run follows: it runs the same
+#   test on the same kernel (KCSAN, lockdep) with twice the CPUs, every
+#   CPU busy; the Debian kernels and KASAN's run it on 2;
+# - bench_smoke: the benchmark's own writers and readers, and the peers'
+#   (ftrace's ring buffer, relay); KASAN's run has it. tring's writers
+#   under KCSAN are the stress and data tests' (both runs).
 part_debug() {
+	local skip=bench_smoke
+
 	echo "$KWANTED" | grep -qw debug-6.1 && wait_kernel debug-6.1 || return 0
-	want debug-6.1 && TRING_VM_CMDLINE=tring_fuzz=0/2 \
+	want debug-6.1-smp4 && skip=$skip,tring_lifecycle_test
+	want debug-6.1 && TRING_VM_CMDLINE="tring_fuzz=0/2 tring_all=1,2/3 tring_skip=$skip" \
 		run_kernel debug-6.1 debug-6.1 "$VM/plan-check" traces
 	want debug-6.1-smp4 && TRING_VM_SMP=4 run_kernel \
 		debug-6.1-smp4 debug-6.1 "$VM/plan-smp4" - $((GUEST_TIMEOUT * 2))
@@ -431,7 +443,7 @@ part_debug() {
 # Debian kernels' runs every time.
 part_kasan() {
 	echo "$KWANTED" | grep -qw kasan-6.1 && wait_kernel kasan-6.1 || return 0
-	want kasan-6.1 && TRING_VM_CMDLINE=tring_fuzz=1/2 \
+	want kasan-6.1 && TRING_VM_CMDLINE="tring_fuzz=1/2 tring_all=0/3" \
 		run_kernel kasan-6.1 kasan-6.1 "$VM/plan-check" traces
 	want kasan-6.1-faults && SPLAT_ALLOW_ALLOC_FAILURES=1 run_kernel \
 		kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 2))

@@ -139,7 +139,7 @@ extern struct tring_ctx_set __rcu *tring_ctx_cur;
 
 /* tring_ctx_write.c */
 int tring_ctx_reserve(unsigned int id, unsigned int len,
-		      struct tring_res *res);
+		      struct tring_res *res, struct pt_regs *regs);
 struct tring_buffer *tring_ctx_buffer(void);
 int tring_ctx_scratch_alloc(struct tring_ctx_set *set);
 

@@ -28,6 +28,9 @@
 #include <linux/utsname.h>
 #include <net/net_namespace.h>
 #include <linux/cgroup.h>
+#ifdef CONFIG_X86
+#include <asm/unwind.h>
+#endif
 
 #include "tring_ctx.h"
 #include "tring_gen.h"
@@ -100,16 +103,75 @@ int tring_ctx_scratch_alloc(struct tring_ctx_set *set)
 	return set->scratch ? 0 : -ENOMEM;
 }
 
-/* The kernel stack into @k: frames from the event's hook outwards. */
+#if defined(CONFIG_X86) && \
+	(defined(CONFIG_UNWINDER_ORC) || defined(CONFIG_UNWINDER_FRAME_POINTER))
+/*
+ * The kernel stack from the hook's registers, as perf makes its kernel
+ * call chains: the instruction they point at, then its callers. The
+ * registers of an exception or of ftrace's caller (a kprobe, a function
+ * exit) hold the whole state: the walk starts there, and tring's frames
+ * and the hook's are never walked. Those perf fetches for a tracepoint
+ * (perf_fetch_caller_regs(): flags 0) hold a trustworthy stack pointer
+ * only: the walk starts here and keeps the frames from there on.
+ * Return: entries, at most @size.
+ */
+static unsigned int tring_ctx_kstack_regs(struct pt_regs *regs,
+					  unsigned long *k, unsigned int size)
+{
+	struct unwind_state state;
+	unsigned long addr;
+	unsigned int n = 0;
+
+	k[n++] = regs->ip;
+	if (regs->flags & X86_EFLAGS_FIXED)
+		unwind_start(&state, current, regs, NULL);
+	else
+		unwind_start(&state, current, NULL, (unsigned long *)regs->sp);
+	for (; !unwind_done(&state) && n < size; unwind_next_frame(&state)) {
+		addr = unwind_get_return_address(&state);
+		if (!addr)
+			break;
+		/* The caller's frame holds the address @regs point at. */
+		if (n == 1 && addr == regs->ip)
+			continue;
+		k[n++] = addr;
+	}
+	return n;
+}
+#else
+static unsigned int tring_ctx_kstack_regs(struct pt_regs *regs,
+					  unsigned long *k, unsigned int size)
+{
+	return 0;
+}
+#endif
+
+/* Whether tring_ctx_kstack_regs() walks from @regs on this kernel. */
+static bool tring_ctx_regs_walk(struct pt_regs *regs)
+{
+	return IS_ENABLED(CONFIG_X86) &&
+	       (IS_ENABLED(CONFIG_UNWINDER_ORC) ||
+		IS_ENABLED(CONFIG_UNWINDER_FRAME_POINTER)) &&
+	       regs && !user_mode(regs);
+}
+
+/*
+ * The kernel stack into @k: from the hook's registers @regs when there
+ * are any, else from here, tring's own frames skipped.
+ */
 static void tring_ctx_kstack(const struct tring_ctx_set *set, unsigned long *k,
-			     struct tring_ctx_stacks *st)
+			     struct pt_regs *regs, struct tring_ctx_stacks *st)
 {
 	unsigned int n, skip = 0;
 
-	n = stack_trace_save(k, set->depth + 1 + TRING_CTX_SKIP, 0);
-	while (skip < n && skip < TRING_CTX_SKIP &&
-	       within_module(k[skip], THIS_MODULE))
-		skip++;
+	if (tring_ctx_regs_walk(regs)) {
+		n = tring_ctx_kstack_regs(regs, k, set->depth + 1);
+	} else {
+		n = stack_trace_save(k, set->depth + 1 + TRING_CTX_SKIP, 0);
+		while (skip < n && skip < TRING_CTX_SKIP &&
+		       within_module(k[skip], THIS_MODULE))
+			skip++;
+	}
 	n -= skip;
 	st->k = k + skip;
 	st->nk = n;
@@ -170,12 +232,12 @@ mark:
 /* Walk the set's stacks into this CPU's scratch of @level. */
 static void tring_ctx_walk(const struct tring_ctx_set *set,
 			   struct tring_ctx_scratch *s, unsigned int level,
-			   struct tring_ctx_stacks *st)
+			   struct pt_regs *regs, struct tring_ctx_stacks *st)
 {
 	st->nk = 0;
 	st->nu = 0;
 	if (set->kstack)
-		tring_ctx_kstack(set, s->k[level], st);
+		tring_ctx_kstack(set, s->k[level], regs, st);
 	if (set->ustack) {
 		st->nu = tring_ctx_ustack(set->depth, s->u[level]);
 		st->u = s->u[level];
@@ -398,6 +460,8 @@ static int tring_ctx_reserve_in(const struct tring_ctx_set *set,
  * @len: its payload's bytes.
  * @res: the reservation, as tring_reserve() fills it; @res->data is the
  *	payload's place, after the contexts.
+ * @regs: the registers of the event's hook, or NULL: a kernel call stack
+ *	starts where kernel registers point, else at the caller of tring.
  *
  * Context: any, NMI included; preemption disabled by the caller until
  * its tring_commit().
@@ -405,7 +469,8 @@ static int tring_ctx_reserve_in(const struct tring_ctx_set *set,
  * CPU and context level is walking its stacks: the event is counted as
  * lost), or tring_reserve()'s error.
  */
-int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res)
+int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res,
+		      struct pt_regs *regs)
 {
 	const struct tring_ctx_set *set = rcu_dereference_sched(tring_ctx_cur);
 	struct tring_ctx_stacks st = { };
@@ -426,7 +491,7 @@ int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res)
 	s->busy[level] = 1;
 	/* Set before the stacks are walked: an interrupt here sees it. */
 	barrier();
-	tring_ctx_walk(set, s, level, &st);
+	tring_ctx_walk(set, s, level, regs, &st);
 	ret = tring_ctx_reserve_in(set, id, len, &st, res);
 	/* The stacks are written before another writer of this level may. */
 	barrier();

@@ -145,7 +145,7 @@ static int tring_reserve_text(unsigned int id, unsigned int fixed,
 	if (buf)
 		ret = tring_reserve(buf, id, fixed + n + 1, res);
 	else
-		ret = tring_ctx_reserve(id, fixed + n + 1, res);
+		ret = tring_ctx_reserve(id, fixed + n + 1, res, NULL);
 	if (ret)
 		return ret;
 	memcpy(res->data + fixed, text, n);
@@ -168,7 +168,7 @@ static void *tring_reserve_fixed(unsigned int id, unsigned int len,
 	if (buf)
 		ret = tring_reserve(buf, id, len, res);
 	else
-		ret = tring_ctx_reserve(id, len, res);
+		ret = tring_ctx_reserve(id, len, res, NULL);
 	return ret ? NULL : res->data;
 }
 

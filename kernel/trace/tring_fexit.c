@@ -146,7 +146,7 @@ static void tring_fexit_call(struct fprobe *fp, unsigned long entry_ip,
 	rec[0] = entry_ip;
 	rec[1] = ret_ip;
 	rec[2] = regs_return_value(regs);
-	tring_gen_record(p->ev, (const u8 *)rec, sizeof(rec));
+	tring_gen_record(p->ev, (const u8 *)rec, sizeof(rec), regs);
 }
 
 static struct tring_fexit tring_fexit;

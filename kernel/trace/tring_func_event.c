@@ -78,7 +78,7 @@ static void tring_func_call(unsigned long ip, unsigned long parent_ip,
 		t = container_of(op, struct tring_func_tracer, ops);
 		rec[0] = ip;
 		rec[1] = parent_ip;
-		tring_gen_record(t->ev, (const u8 *)rec, sizeof(rec));
+		tring_gen_record(t->ev, (const u8 *)rec, sizeof(rec), NULL);
 	}
 	ftrace_test_recursion_unlock(bit);
 }

@@ -207,7 +207,7 @@ bool tring_gen_selected(const struct tring_gen_event *ev, const char *group);
 int tring_gen_set(struct tring_gen_event *ev, bool on);
 void tring_gen_lost(unsigned int n);
 void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
-		      unsigned int size);
+		      unsigned int size, struct pt_regs *regs);
 int tring_gen_perf_init(void);
 void tring_gen_perf_exit(void);
 void tring_gen_mem_show(struct seq_file *m);

@@ -187,7 +187,7 @@ static void tring_gen_overflow(struct perf_event *pe,
 		tring_gen_lost(1);
 		return;
 	}
-	tring_gen_record(ev, raw->frag.data, raw->frag.size);
+	tring_gen_record(ev, raw->frag.data, raw->frag.size, regs);
 }
 
 /*
@@ -198,11 +198,12 @@ static void tring_gen_overflow(struct perf_event *pe,
 static noinline void tring_gen_record_ctx(const struct tring_gen_event *ev,
 					  const u8 *rec, unsigned int size,
 					  const unsigned int *dlen,
-					  unsigned int len)
+					  unsigned int len,
+					  struct pt_regs *regs)
 {
 	struct tring_res res __uninitialized;
 
-	if (tring_ctx_reserve(ev->id, len, &res))
+	if (tring_ctx_reserve(ev->id, len, &res, regs))
 		return;
 	tring_gen_copy(ev, rec, size, dlen, res.data);
 	tring_commit(&res);
@@ -213,11 +214,13 @@ static noinline void tring_gen_record_ctx(const struct tring_gen_event *ev,
  * @ev: the event; its field table says where each field lies in @rec.
  * @rec: the record, at least @ev->rec_min bytes.
  * @size: its bytes (dynamic fields' content lies inside them).
+ * @regs: the registers of the hook that fired (kernel ones: a kernel
+ *	call stack starts where they point), or NULL.
  *
  * The event's filter runs on @rec first. Any context; lockless.
  */
 void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
-		      unsigned int size)
+		      unsigned int size, struct pt_regs *regs)
 {
 	unsigned int dlen[TRING_GEN_MAX_DYN], len;
 	struct tring_res res __uninitialized;
@@ -241,7 +244,7 @@ void tring_gen_record(const struct tring_gen_event *ev, const u8 *rec,
 	buf = rcu_dereference_sched(tring_default_buf);
 	if (!buf) {
 		/* Contexts in force: out of line, @res left to this path. */
-		tring_gen_record_ctx(ev, rec, size, dlen, len);
+		tring_gen_record_ctx(ev, rec, size, dlen, len, regs);
 		goto out;
 	}
 	ret = tring_reserve(buf, ev->id, len, &res);

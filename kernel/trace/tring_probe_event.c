@@ -118,7 +118,9 @@ void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 	pid = current->pid;
 	memcpy(rec, &faults, sizeof(faults));
 	memcpy(rec + 4, &pid, sizeof(pid));
-	tring_gen_record(p->ev, rec, TRING_PROBE_HDR + len);
+	/* A uprobe's registers are the user's: no kernel stack from them. */
+	tring_gen_record(p->ev, rec, TRING_PROBE_HDR + len,
+			 ctx->user ? NULL : ctx->regs);
 	/* The record is written before another hit of this level may. */
 	barrier();
 	s->busy[level] = 0;

@@ -25,6 +25,7 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <stdlib.h>
 #include <string.h>
@@ -36,17 +37,20 @@
 /* Offered generic events are written to generic_events in batches. */
 #define OFFER_BATCH	(64 * 1024)
 
-/* Is @name a directory under @dir? */
-static bool sub_dir(const char *dir, const char *name)
+/*
+ * Is @de a directory of the directory @dfd? readdir() says so (debugfs
+ * and tmpfs fill d_type), else fstatat(): a scan of a debug kernel's
+ * hundreds of events makes no path walk from the root.
+ */
+static bool sub_dir(int dfd, const struct dirent *de)
 {
-	char path[4096];
 	struct stat st;
 
-	if (name[0] == '.' ||
-	    (size_t)snprintf(path, sizeof(path), "%s/%s", dir, name) >=
-	    sizeof(path))
+	if (de->d_name[0] == '.')
 		return false;
-	return !stat(path, &st) && S_ISDIR(st.st_mode);
+	if (de->d_type != DT_UNKNOWN)
+		return de->d_type == DT_DIR;
+	return !fstatat(dfd, de->d_name, &st, 0) && S_ISDIR(st.st_mode);
 }
 
 static int event_path(const struct tr_rec *r, const struct tr_event *ev,
@@ -58,10 +62,12 @@ static int event_path(const struct tr_rec *r, const struct tr_event *ev,
 	return 0;
 }
 
-static int add_event(struct tr_rec *r, const char *group, const char *name)
+/* The event @name of @group, whose directory @gfd holds it. */
+static int add_event(struct tr_rec *r, int gfd, const char *group,
+		     const char *name)
 {
 	struct tr_event *ev, *grown;
-	char path[4096], val[16];
+	char path[300], val[16];
 
 	if (strlen(group) >= sizeof(ev->group) ||
 	    strlen(name) >= sizeof(ev->name))
@@ -78,29 +84,31 @@ static int add_event(struct tr_rec *r, const char *group, const char *name)
 	strcpy(ev->group, group);
 	strcpy(ev->name, name);
 	/* A directory without an enable file is not an event. */
-	if (event_path(r, ev, "enable", path, sizeof(path)) ||
-	    tr_read_small_file(path, val, sizeof(val)))
+	snprintf(path, sizeof(path), "%s/enable", name);
+	if (tr_read_small_at(gfd, path, val, sizeof(val)))
 		return 0;
 	ev->on = val[0] == '1';
 	r->nevents++;
 	return 0;
 }
 
-static int scan_group(struct tr_rec *r, const char *events, const char *group)
+static int scan_group(struct tr_rec *r, int efd, const char *group)
 {
-	char dir[4096];
 	struct dirent *de;
-	int ret = 0;
+	int ret = 0, gfd;
 	DIR *d;
 
-	if (tr_join(dir, sizeof(dir), events, group))
-		return -ENAMETOOLONG;
-	d = opendir(dir);
-	if (!d)
+	gfd = openat(efd, group, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	if (gfd < 0)
 		return 0;
+	d = fdopendir(gfd);
+	if (!d) {
+		close(gfd);
+		return 0;
+	}
 	while (!ret && (de = readdir(d)))
-		if (sub_dir(dir, de->d_name))
-			ret = add_event(r, group, de->d_name);
+		if (sub_dir(gfd, de))
+			ret = add_event(r, gfd, group, de->d_name);
 	closedir(d);
 	return ret;
 }
@@ -123,8 +131,8 @@ int tr_scan_events(struct tr_rec *r)
 		return ret;
 	}
 	while (!ret && (de = readdir(d)))
-		if (sub_dir(events, de->d_name))
-			ret = scan_group(r, events, de->d_name);
+		if (sub_dir(dirfd(d), de))
+			ret = scan_group(r, dirfd(d), de->d_name);
 	closedir(d);
 	if (ret)
 		tr_err("out of memory listing the events");

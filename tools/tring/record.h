@@ -363,6 +363,7 @@ void tr_status_dirty(void);
 void tr_status_reset(void);
 int tr_join(char *dst, size_t n, const char *a, const char *b);
 int tr_read_small_file(const char *path, char *buf, size_t size);
+int tr_read_small_at(int dfd, const char *path, char *buf, size_t size);
 int tr_read_whole_file(const char *path, char **text, size_t *len);
 void tr_iov_advance(struct iovec **iov, int *cnt, size_t n);
 

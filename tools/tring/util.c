@@ -44,10 +44,16 @@ void tr_msg(const char *level, const char *fmt, ...)
 /* @path's contents, NUL-terminated, into @buf: 0 or -errno. */
 int tr_read_small_file(const char *path, char *buf, size_t size)
 {
+	return tr_read_small_at(AT_FDCWD, path, buf, size);
+}
+
+/* The same, @path relative to the directory @dfd (or AT_FDCWD). */
+int tr_read_small_at(int dfd, const char *path, char *buf, size_t size)
+{
 	ssize_t n;
 	int fd;
 
-	fd = open(path, O_RDONLY | O_CLOEXEC);
+	fd = openat(dfd, path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	do {

@@ -51,3 +51,15 @@ fuzz_share() {
 	share=$(sed -n 's/.*tring_fuzz=\([0-9]*\)\/\([0-9]*\).*/\1 \2/p' /proc/cmdline)
 	echo "${share:-0 1}"
 }
+
+# all_share: "K[,K...] N", the generic events tring_generic_test.sh's
+# "all" enables at once: the pairs I (as fuzz_share) with I % N one of
+# the Ks. "tring_all=K,K/N" on the kernel command line sets it (make
+# check gives the KASAN kernel, where enabling is slowest, a third and
+# the KCSAN one the rest); the fuzz share without it.
+all_share() {
+	local share
+
+	share=$(sed -n 's/.*tring_all=\([0-9,]*\)\/\([0-9]*\).*/\1 \2/p' /proc/cmdline)
+	echo "${share:-$(fuzz_share)}"
+}

@@ -28,19 +28,22 @@
 #define FAIL_NTH	"/proc/thread-self/fail-nth"
 /* At most this many failing runs of one operation (spread evenly). */
 #define MAX_RUNS	120
-/* Loading is slow under emulation (KASAN): fewer runs. */
-#define MAX_LOAD_RUNS	24
+/*
+ * Loading is slow under emulation (KASAN, kmemleak: 7 s a run): fewer
+ * runs, spread evenly from a first position the run's seed chooses.
+ */
+#define MAX_LOAD_RUNS	12
 /*
  * The last allocations of a load are those of tring_events_init(), which
- * creates the events/ directories and files last: every fourth one of the
- * last LOAD_TAIL fails once, which four as the run's seed says, so
+ * creates the events/ directories and files last: every eighth one of the
+ * last LOAD_TAIL fails once, which eighth as the run's seed says, so
  * successive runs of make check fail each of them (a directory's failure
  * once led to dget()/dput() on an ERR_PTR).
  */
 #define LOAD_TAIL	160
-#define LOAD_TAIL_STEP	4
+#define LOAD_TAIL_STEP	8
 /* Loads with an allocation failing at random. */
-#define RANDOM_LOAD_RUNS	8
+#define RANDOM_LOAD_RUNS	4
 /* Loads with generic events: slower still (a debugfs directory each). */
 #define GENERIC_LOAD_RUNS	5
 
@@ -852,7 +855,8 @@ static void load_run(struct __test_metadata *_metadata, struct tally *t,
 
 /*
  * Loading tring.ko with allocations failing: every 1/MAX_LOAD_RUNS-th of
- * them, every LOAD_TAIL_STEP-th of the last LOAD_TAIL, then
+ * them from a seeded first one, every LOAD_TAIL_STEP-th of the last
+ * LOAD_TAIL, then
  * RANDOM_LOAD_RUNS more at random
  * (TRING_FAULTS_SEED repeats a run's positions: its seed is in the log),
  * so that successive runs of make check reach other ones; all without
@@ -863,7 +867,7 @@ static void load_run(struct __test_metadata *_metadata, struct tally *t,
 TEST_F_TIMEOUT(faults, module_load, 1800)
 {
 	struct tally t = { 0 };
-	unsigned int n, seed, i;
+	unsigned int n, seed, i, step;
 	const char *env = getenv("TRING_FAULTS_SEED");
 	long core, tail;
 
@@ -877,7 +881,8 @@ TEST_F_TIMEOUT(faults, module_load, 1800)
 	seed = env ? strtoul(env, NULL, 0) : (unsigned int)time(NULL);
 	fprintf(stderr, "# random positions: TRING_FAULTS_SEED=%u\n", seed);
 	srand(seed);
-	for (n = 1; n <= t.allocs; n += stride(t.allocs, MAX_LOAD_RUNS))
+	step = stride(t.allocs, MAX_LOAD_RUNS);
+	for (n = 1 + seed % step; n <= t.allocs; n += step)
 		load_run(_metadata, &t, n);
 	tail = t.allocs > LOAD_TAIL ? t.allocs - LOAD_TAIL + 1 : 1;
 	for (n = tail + seed % LOAD_TAIL_STEP; n <= t.allocs; n += LOAD_TAIL_STEP)

@@ -262,17 +262,18 @@ load=$!
 sync
 echo 1 >/proc/sys/vm/drop_caches 2>/dev/null
 mem0=$(($(kb Slab) + $(kb Percpu)))
-# The debug kernels share the events as the fuzzers share their cases
-# (fuzz_share: every other pair each): on the KCSAN kernel enabling all
-# of them took two to four minutes. Each event is enabled under one of
-# them every run, and under both Debian kernels all at once.
-fs=$(fuzz_share)
+# The debug kernels share the events (all_share: by pairs, a third to
+# KASAN, two to KCSAN): on the KCSAN kernel enabling all of them took two
+# to four minutes. Each event is enabled under one of them every run,
+# and under both Debian kernels all at once.
+fs=$(all_share)
 t0=$(uptime_cs)
 if [ "${fs#* }" = 1 ]; then
 	echo 1 >$T/events/generic_enable
 	rc=$?
 else
-	awk -v k="${fs% *}" -v n="${fs#* }" -F: 'int((NR - 1) / 2) % n == k {
+	awk -v k="${fs% *}" -v n="${fs#* }" -F: 'BEGIN { split(k, ks, ",")
+		for (i in ks) want[ks[i]] = 1 } (int((NR - 1) / 2) % n) in want {
 		print $1 "/" $2 }' $T/events/generic_events >/tmp/gen-share
 	rc=0
 	while read -r e; do

@@ -202,16 +202,19 @@ tring-record -q --no-statedump -b 1024 -e sched_switch -e sched_process_exit \
 	-e sched_process_free -p $c -o $OUT/track-death &
 rec=$!
 recording $OUT/track-death $rec
+count_written; w1=$W
 echo go >/tmp/track.fifo
 wait $c
 # The parent's wait returns once the child is a zombie, before its last
-# switch-out (do_task_dead()) and its free: stop recording only when
-# events came after the wait and then none for two polls (10 s at most).
-count_written; w1=$W; i=0; same=0
-while [ $same -lt 2 ] && [ $i -lt 200 ]; do
+# switch-out (do_task_dead()) and its free (a grace period later): stop
+# recording once its exit, last switch-out and free can have come (3
+# events since "go" at least; on a slow kernel all before the wait
+# returns) and nothing more for four polls (10 s at most).
+i=0; same=0
+while [ $same -lt 4 ] && [ $i -lt 200 ]; do
 	sleep 0.05
 	w2=$W; count_written
-	if [ $W -gt $w1 ] && [ $W = $w2 ]; then same=$((same + 1)); else same=0; fi
+	if [ $W -ge $((w1 + 3)) ] && [ $W = $w2 ]; then same=$((same + 1)); else same=0; fi
 	i=$((i + 1))
 done
 kill -INT $rec
