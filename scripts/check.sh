@@ -287,8 +287,23 @@ static_checks() {
 # --- 3. the tests built, the twin and the tools' tests -------------------------
 # Before the lanes split: the selftests, tring-record and the modules for
 # both Debian kernels are built once here, so that no two parts build
-# into the same tree at once.
+# into the same tree at once (the modules beside the rest).
 mark build
+# modules_done K PID: the result of kernel K's module build, PID.
+modules_done() {
+	if wait "$2"; then
+		tap build ok "modules-$1"
+	else
+		tap build fail "modules-$1 (build/check/logs/modules-$1.log)"
+		tail -n 20 "$OUT/logs/modules-$1.log" | sed 's/^/    /'
+	fi
+}
+# Both Debian kernels' modules in the background, beside the user-space
+# builds (each kernel's into a tree of its own, build/mod/KERNEL).
+guest_modules "$(guest_kernel 6.1 | cut -d' ' -f2)" >"$OUT/logs/modules-6.1.log" 2>&1 &
+mod_61=$!
+guest_modules "$(guest_kernel 6.12 | cut -d' ' -f2)" >"$OUT/logs/modules-6.12.log" 2>&1 &
+mod_612=$!
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
 # The shell kselftests (the C ones are built into $B/selftests).
@@ -298,9 +313,8 @@ for t in trace generic generic_life select track filter probe uprobe function co
 done
 one build bench-tools make -C "$top/tools/testing/bench" -s O="$B/bench-tools"
 TOOLS="$(ls "$B"/tools/tring-record "$B"/bench-tools/ftrace_read 2>/dev/null) $VM/bench-guest.sh $VM/bench-smoke.sh $VM/tap.sh"
-for k in 6.1 6.12; do
-	one build "modules-$k" guest_modules "$(guest_kernel "$k" | cut -d' ' -f2)"
-done
+modules_done 6.1 "$mod_61"
+modules_done 6.12 "$mod_612"
 if want tools; then
 	mark tools
 	say "tools"

@@ -10,7 +10,8 @@
 # netns= comm=" as it knows itself: the contexts of its marker must say
 # the same. ctx-stacks: named by tring-report from kallsyms and maps.
 # ctx-nmi: the stress test's writers in every context through a kprobe.
-# ctx-perf: software counters, per CPU never decreasing.
+# ctx-perf: software counters, per CPU never decreasing. ctx-hotplug: a
+# counter after its CPU went offline and came back.
 REPORT=${TRING_REPORT:-$(dirname "$0")/../../../build/tools/tring-report}
 BINS=${TRING_BINARIES:-$(dirname "$0")/../../../build/selftests}
 cv=$traces/ctx-values
@@ -111,5 +112,22 @@ if [ -d "$cp_" ]; then
 	END { printf "events=%d decreasing=%d zero=%d", n, bad, zero }' "$cp_.bt")
 	check "ctx-perf: cpu-clock and context-switches never decrease per CPU, never 0 ($got)" \
 		test -n "$(echo "$got" | grep -E '^events=[1-9][0-9]* decreasing=0 zero=0$')"
+fi
+# ctx-hotplug: CPU 1 went offline and came back during the recording;
+# its 5 markers after that carry a cpu-clock that counts (its perf event
+# made anew when it came back: not 0, not stale).
+ch=$traces/ctx-hotplug
+if [ -d "$ch" ]; then
+	check "ctx-hotplug: babeltrace2 reads the trace" bt "$ch"
+	got=$(awk "$AWK_FIELD"'
+	/ marker: / && /ctx hotplug after/ && f("cpu_id") == 1 {
+		v = f("perf_cpu_cpu_clock") + 0
+		if (v == 0) zero++
+		else if (n && v <= last) stale++
+		last = v; n++
+	}
+	END { printf "after=%d zero=%d stale=%d", n, zero, stale }' "$ch.bt")
+	check "ctx-hotplug: CPU 1's markers after it came back carry a counting cpu-clock ($got)" \
+		test -n "$(echo "$got" | grep -E '^after=5 zero=0 stale=0$')"
 fi
 

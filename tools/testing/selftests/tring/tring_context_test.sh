@@ -28,6 +28,8 @@
 #   lttng     ctx-lttng-plain and ctx-lttng-all: the same workload
 #             without and with every context, for LTTng's analyses
 #   perf      ctx-perf: software counters, per CPU never decreasing
+#   hotplug   ctx-hotplug: a counter context across CPU 1 going offline
+#             and back
 
 T=/sys/kernel/debug/tring
 C=$T/context
@@ -199,5 +201,29 @@ rm -rf /tmp/ctx-bad
 tring-record -q --no-statedump -C perf:cpu:cpu-clock,perf:cpu:context-switches \
 	-e sched_switch -o $OUT/ctx-perf -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
 tap_ok $? "perf: tring-record -C perf:cpu:cpu-clock,perf:cpu:context-switches: exit status"
+
+# --- hotplug ------------------------------------------------------------------
+# A counter context follows CPU hotplug: CPU 1 goes offline and comes
+# back while a recording runs; the markers a shell on it writes then must
+# carry a counting cpu-clock (check-traces-ctx.sh, ctx-hotplug).
+C1=/sys/devices/system/cpu/cpu1/online
+if [ -w $C1 ] && command -v taskset >/dev/null; then
+	tring-record -q --no-statedump -C perf:cpu:cpu-clock -e tring:marker \
+		-o $OUT/ctx-hotplug &
+	rec=$!
+	recording $OUT/ctx-hotplug $rec
+	taskset -c 1 sh -c "echo 'ctx hotplug before' >$T/trace_marker"
+	echo 0 >$C1 && echo 1 >$C1
+	plug=$?
+	taskset -c 1 sh -c "for i in 1 2 3 4 5; do
+		echo 'ctx hotplug after' >$T/trace_marker; sleep 0.01; done"
+	kill -INT $rec
+	wait $rec
+	rc=$?
+	[ $plug = 0 ] && [ $rc = 0 ]
+	tap_ok $? "hotplug: CPU 1 offline and back while recording with perf:cpu:cpu-clock (hotplug $plug, tring-record $rc)"
+else
+	tap_ok 0 "hotplug # SKIP no CPU 1 to take offline, or no taskset"
+fi
 : >$KE
 tap_end
