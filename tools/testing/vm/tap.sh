@@ -55,8 +55,8 @@ fuzz_share() {
 # all_share: "K[,K...] N", the generic events tring_generic_test.sh's
 # "all" enables at once: the pairs I (as fuzz_share) with I % N one of
 # the Ks. "tring_all=K,K/N" on the kernel command line sets it (make
-# check gives the KASAN kernel, where enabling is slowest, a third and
-# the KCSAN one the rest); the fuzz share without it.
+# check gives the KCSAN kernel, where enabling is slowest, a third and
+# the KASAN one the rest); the fuzz share without it.
 all_share() {
 	local share
 
