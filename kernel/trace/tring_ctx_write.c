@@ -138,21 +138,22 @@ static unsigned int tring_ctx_kstack_regs(struct pt_regs *regs,
 	}
 	return n;
 }
+
+#define TRING_CTX_REGS_UNWIND	true
 #else
 static unsigned int tring_ctx_kstack_regs(struct pt_regs *regs,
 					  unsigned long *k, unsigned int size)
 {
 	return 0;
 }
+
+#define TRING_CTX_REGS_UNWIND	false
 #endif
 
 /* Whether tring_ctx_kstack_regs() walks from @regs on this kernel. */
 static bool tring_ctx_regs_walk(struct pt_regs *regs)
 {
-	return IS_ENABLED(CONFIG_X86) &&
-	       (IS_ENABLED(CONFIG_UNWINDER_ORC) ||
-		IS_ENABLED(CONFIG_UNWINDER_FRAME_POINTER)) &&
-	       regs && !user_mode(regs);
+	return TRING_CTX_REGS_UNWIND && regs && !user_mode(regs);
 }
 
 /*
