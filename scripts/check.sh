@@ -532,10 +532,11 @@ part_harness() {
 
 # --- the lanes ------------------------------------------------------------------
 # Two lanes run side by side on the machine's two cores: A the guests of
-# Debian 6.1 (one emulation thread per vCPU), the userland and the race,
-# then the KCSAN kernel and the persistent region under KASAN; B the
-# single-threaded checks, Debian 6.12 (one emulation thread), then the
-# KASAN kernel. Each lane builds modules only
+# Debian 6.1 (one emulation thread per vCPU), the userland, 6.12's
+# persistent region and the race, then the KCSAN kernel and the
+# persistent region under KASAN; B the single-threaded checks, Debian
+# 6.12 (one emulation thread), 6.1's persistent region, then the KASAN
+# kernel (each lane about 2,300 s here). Each lane builds modules only
 # for its own kernels, and each part's results go to files of their own.
 # The debug kernels build (on a new machine) in the order the lanes need
 # them: KASAN first.
@@ -543,7 +544,7 @@ lane_a() {
 	LANE=a
 	part_debian debian-6.1
 	part_userland
-	part_persist 6.1
+	part_persist 6.12
 	part_race
 	part_debug
 	part_persist_kasan
@@ -561,7 +562,7 @@ lane_b() {
 	fi
 	part_debian debian-6.12
 	part_debian_mt
-	part_persist 6.12
+	part_persist 6.1
 	part_kasan
 	traces_collect
 	mark end

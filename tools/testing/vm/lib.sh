@@ -47,9 +47,15 @@ guest_moddir() {
 	echo "$B/mod/$(basename "$(realpath "$1")")"
 }
 
-# guest_modules KDIR: build the modules for KDIR (warnings are errors).
+# guest_modules KDIR: build the modules for KDIR (warnings are errors),
+# one build of a tree at a time: make check's two lanes can both ask for
+# one kernel's (an up-to-date tree is a quick no-op).
 guest_modules() {
-	make -C "$top" -s KDIR="$1" modules
+	local lock
+
+	lock="$(guest_moddir "$1").lock"
+	mkdir -p "$(dirname "$lock")"
+	flock "$lock" make -C "$top" -s KDIR="$1" modules
 }
 
 # guest_extra_ko KDIR: the kernel's own modules the tests load besides

@@ -423,7 +423,7 @@ static int is_event_file(const char *path)
 
 /*
  * Rounds of toggle_under_load: 3, or TRING_TOGGLE_ROUNDS (make check's
- * 4-vCPU run, where a round takes 40 s, runs 2).
+ * 4-vCPU run, where a round takes 40 s, runs 1).
  */
 static int toggle_rounds(void)
 {

@@ -9,7 +9,7 @@
 #   bad       a PID that names no process (ESRCH), text, zero, a negative
 #             number: each write fails and the set stays as it was; a
 #             retry through the same file replaces it; 300 processes
-#             written as they exit
+#             written as they are reaped
 #   set       the set holds what was written (>), added (>>), replaced
 #   markers   with this shell tracked, its markers are recorded and its
 #             untracked child's are not; with follow, children and
@@ -95,23 +95,20 @@ exec 3>&-
 get_list
 [ "$L" = "$bg" ]
 tap_ok $? "bad: a write retried after ESRCH replaces the set: $L (want $bg)"
-# Processes that die while their numbers are written (the lookup under
-# RCU: KASAN reports a use after free otherwise). 300, or as many as
-# "tring_track_bad=N" on the kernel command line says (make check's
-# KCSAN run: 100; the use after free is KASAN's to find).
+# Processes that die while their numbers are written: tring_track_work
+# forks them, one thread writes each number as the other reaps it (the
+# lookup under RCU: KASAN reports a use after free otherwise). 300, or
+# as many as "tring_track_bad=N" on the kernel command line says (make
+# check's KCSAN run: 100; the use after free is KASAN's to find).
 nbad=$(sed -n 's/.*tring_track_bad=\([0-9]*\).*/\1/p' /proc/cmdline)
 nbad=${nbad:-300}
-i=0 refused=0
-while [ $i -lt $nbad ]; do
-	sh -c 'exit 0' &
-	echo $! >$K/pid 2>/dev/null || refused=$((refused + 1))
-	wait $!
-	i=$((i + 1))
-done
+churn=$("$(dirname "$0")/tring_track_work" churn "$nbad" $K/pid)
+rc=$?
+taken=${churn% *} refused=${churn#* }
 echo $bg >$K/pid
 get_list
-[ "$L" = "$bg" ]
-tap_ok $? "bad: $nbad short-lived processes written as they exit ($refused refused with ESRCH), then the set is $L"
+[ $rc = 0 ] && [ "$((taken + refused))" = "$nbad" ] && [ "$L" = "$bg" ]
+tap_ok $? "bad: $nbad short-lived processes written as they are reaped ($taken taken, $refused refused with ESRCH), then the set is $L"
 
 # --- set ----------------------------------------------------------------------
 both=$(printf '%s\n' $$ $bg | sort -n | tr '\n' ' ' | sed 's/ $//')

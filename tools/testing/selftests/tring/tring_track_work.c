@@ -6,7 +6,13 @@
  * trace_marker and makes MARKS getcpu system calls; one more child
  * exits at once. So the tree writes 3 x THREADS x MARKS of each.
  *
+ * With "churn N FILE": N children that exit at once, each one's PID
+ * written to FILE (tracking/pid, replacing the set) by a second thread
+ * while this one reaps the child, so that the lookup of the PID races
+ * with its release; prints "TAKEN REFUSED" (writes refused with ESRCH).
+ *
  * usage: tring_track_work TAG THREADS MARKS
+ *        tring_track_work churn N FILE
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -83,11 +89,80 @@ static pid_t spawn(int threads, int depth)
 	exit(0);
 }
 
+/* The churn's writer: the PIDs from the pipe, written as they come. */
+struct churn {
+	int pipe[2];
+	const char *file;
+	int taken, refused, err;
+};
+
+static void *churn_writer(void *arg)
+{
+	struct churn *c = arg;
+	char text[16];
+	pid_t pid;
+	int fd, n;
+
+	while (read(c->pipe[0], &pid, sizeof(pid)) == sizeof(pid)) {
+		n = snprintf(text, sizeof(text), "%d", pid);
+		fd = open(c->file, O_WRONLY | O_TRUNC | O_CLOEXEC);
+		if (fd < 0) {
+			c->err = errno;
+			break;
+		}
+		if (write(fd, text, n) == n)
+			c->taken++;
+		else if (errno == ESRCH)
+			c->refused++;
+		else
+			c->err = errno;
+		close(fd);
+	}
+	return NULL;
+}
+
+static int churn(int n, const char *file)
+{
+	struct churn c = { .file = file };
+	pthread_t t;
+	pid_t pid;
+	int i;
+
+	if (pipe(c.pipe) || pthread_create(&t, NULL, churn_writer, &c)) {
+		perror("churn");
+		return 1;
+	}
+	for (i = 0; i < n && !c.err; i++) {
+		pid = fork();
+		if (pid < 0) {
+			perror("fork");
+			return 1;
+		}
+		if (!pid)
+			_exit(0);
+		if (write(c.pipe[1], &pid, sizeof(pid)) != sizeof(pid)) {
+			perror("write pipe");
+			return 1;
+		}
+		waitpid(pid, NULL, 0);
+	}
+	close(c.pipe[1]);
+	pthread_join(t, NULL);
+	if (c.err) {
+		fprintf(stderr, "%s: %s\n", file, strerror(c.err));
+		return 1;
+	}
+	printf("%d %d\n", c.taken, c.refused);
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	int threads;
 	pid_t early;
 
+	if (argc == 4 && !strcmp(argv[1], "churn"))
+		return churn(atoi(argv[2]), argv[3]);
 	if (argc != 4) {
 		fprintf(stderr, "usage: %s TAG THREADS MARKS\n", argv[0]);
 		return 2;
