@@ -3,14 +3,17 @@
 # tring: out-of-tree build and the project's entry points.
 #
 #   make [KDIR=<kernel build dir>]   build the modules (warnings are errors)
-#   make tools                       tring-record and friends (static)
+#   make tools                       tring-record and friends (static),
+#                                    KernelShark's plugin (libkshark-dev)
+#   make kernelshark                 the plugin and its ASan build
 #   make selftests                   kselftests (static)
 #   make check                       every test, on four kernels (+ runs)
 #   make run                         boot a guest, record a real trace, show it
 #   make bench                       benchmark against ftrace and relay
 #   make install [PREFIX=/usr/local] [DESTDIR=]
 #                                    DKMS for every kernel with headers,
-#                                    tring-record and its man page
+#                                    tring-record and its man page, the
+#                                    KernelShark plugin (PREFIX/lib/tring)
 #   make uninstall                   remove all of that
 #   make man                         build/tools/tring-record.1
 #
@@ -40,7 +43,7 @@ CC	?= gcc
 TOOL_CFLAGS := -O2 -g -Wall -Wextra -Werror -static -I$(TOP)/include/uapi \
 	       -D_GNU_SOURCE
 
-.PHONY: all modules sparse tools selftests twin twin-test check run bench clean distclean help \
+.PHONY: all modules sparse tools kernelshark selftests twin twin-test check run bench clean distclean help \
 	FORCE
 
 all: modules
@@ -72,6 +75,11 @@ sparse:
 
 tools:
 	$(MAKE) -C tools/tring O=$(B)/tools
+	$(MAKE) -C tools/tring/kernelshark O=$(B)/kernelshark
+
+# KernelShark's plugin, and its ASan build for make check.
+kernelshark:
+	$(MAKE) -C tools/tring/kernelshark O=$(B)/kernelshark all asan
 
 selftests:
 	$(MAKE) -C tools/testing/selftests/tring OUTPUT=$(B)/selftests

@@ -310,6 +310,7 @@ guest_modules "$(guest_kernel 6.12 | cut -d' ' -f2)" >"$OUT/logs/modules-6.12.lo
 mod_612=$!
 one build selftests make -C "$top" -s selftests
 one build tools-static make -C "$top" -s tools
+one build kernelshark make -C "$top" -s kernelshark
 # The shell kselftests (the C ones are built into $B/selftests).
 SELFTESTS="$(ls "$B"/selftests/tring_* 2>/dev/null)"
 for t in trace generic generic_life select track filter probe uprobe function context; do
@@ -346,7 +347,10 @@ TRACES_PENDING=
 traces_start() {
 	local log=$OUT/logs/traces-$1.log
 
-	("$VM/check-traces.sh" "$2" >"$log" 2>&1; echo $? >"$log.rc") &
+	# KernelShark's screenshot of Debian 6.1's workload trace.
+	local shot=
+	[ "$1" != debian-6.1 ] || shot=$OUT/kernelshark-debian-6.1.png
+	(TRING_KS_SHOT=$shot "$VM/check-traces.sh" "$2" >"$log" 2>&1; echo $? >"$log.rc") &
 	TRACES_PENDING="$TRACES_PENDING $1:$!"
 }
 traces_collect() {

@@ -8,9 +8,10 @@
 #              every installed kernel with headers, into
 #              /lib/modules/<kernel>/updates/dkms/ (then "modprobe tring");
 #              tring-record to PREFIX/bin and its man page, generated from
-#              its --help, to PREFIX/share/man/man1.
+#              its --help, to PREFIX/share/man/man1; KernelShark's input
+#              plugin, where it was built, to PREFIX/lib/tring/tring-ks.so.
 #   uninstall  removes all of it: DKMS's builds for every kernel, the
-#              sources, the tool, the man page.
+#              sources, the tools, the man page, the plugin.
 #
 # PREFIX defaults to /usr/local. With DESTDIR (staging, packaging) the
 # files go under DESTDIR and DKMS is not run: run "dkms install
@@ -30,6 +31,9 @@ VERSION=$(sed -n 's/^PACKAGE_VERSION="\(.*\)"$/\1/p' "$top/dkms.conf")
 SRC=$DESTDIR/usr/src/$NAME-$VERSION
 BIN=$DESTDIR$PREFIX/bin
 MAN1=$DESTDIR$PREFIX/share/man/man1
+# KernelShark's input plugin (built where libkshark-dev is installed).
+LIBDIR=$DESTDIR$PREFIX/lib/tring
+KS_PLUGIN=tring-ks.so
 TOOLS=(tring-record)
 # Tools whose --help is their documentation (no man page).
 HELP_TOOLS=(tring-report)
@@ -78,6 +82,8 @@ do_uninstall() {
 	for t in "${HELP_TOOLS[@]}"; do
 		rm -f "$BIN/$t"
 	done
+	rm -f "$LIBDIR/$KS_PLUGIN"
+	rmdir "$LIBDIR" 2>/dev/null || true
 	# Only when empty: these may have existed before the install.
 	rmdir "$MAN1" 2>/dev/null || true
 }
@@ -104,6 +110,12 @@ do_install() {
 		install -m 0755 "$B/tools/$t" "$BIN/$t"
 		say "$BIN/$t"
 	done
+	if [ -f "$B/kernelshark/$KS_PLUGIN" ]; then
+		install -D -m 0644 "$B/kernelshark/$KS_PLUGIN" "$LIBDIR/$KS_PLUGIN"
+		say "$LIBDIR/$KS_PLUGIN: kernelshark -p $PREFIX/lib/tring/$KS_PLUGIN DIR/kernel/metadata"
+	else
+		say "KernelShark's plugin not built (libkshark-dev, libbabeltrace2-dev): not installed"
+	fi
 	if [ -n "$DESTDIR" ]; then
 		say "DESTDIR set: DKMS not run; on the target: dkms install $NAME/$VERSION"
 		return 0

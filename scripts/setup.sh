@@ -21,6 +21,9 @@ PKGS=(
 	linux-image-amd64 linux-headers-amd64 linux-source-6.1
 	linux-kbuild-6.1 sparse babeltrace2 valgrind
 	python3-lttnganalyses python3-numpy python3-matplotlib
+	kernelshark libkshark-dev libbabeltrace2-dev pkg-config libjson-c-dev
+	libtracecmd-dev libtracefs-dev libtraceevent-dev
+	xvfb xauth x11-utils x11-apps netpbm
 )
 
 log() { echo "setup: $*" >&2; }

@@ -212,6 +212,10 @@ check "workload: babeltrace2 event count = tring's event count" \
 	test "$(bt_events "$w")" = "$(summary_sum "$ws" events)"
 check "workload: tring's event count = events the kernel committed" \
 	test "$(summary_sum "$ws" events)" = "$(summary_sum "$ws" kernel_events_written)"
+# KernelShark through tring's plugin (a screenshot where make check asks
+# for one: TRING_KS_SHOT).
+. "$(dirname "$0")/check-kernelshark.sh"
+ks_checks "$w" "$shell" "${TRING_KS_SHOT:-}"
 
 # --- loss ----------------------------------------------------------------------
 l=$traces/loss

@@ -116,6 +116,10 @@ done
 t "tring-record installed in $PREFIX/bin" test -x "$PREFIX/bin/tring-record"
 t "tring-report installed in $PREFIX/bin, its --help names stacks" \
 	bash -c "'$PREFIX/bin/tring-report' --help | grep -q 'tring-report stacks DIR'"
+# Registered by KernelShark's library (exit 2 if not), then the file
+# does not open (exit 1): check-traces.sh opens real recordings with it.
+t "KernelShark's plugin installed in $PREFIX/lib/tring, libkshark registers it" \
+	bash -c "'$top/build/kernelshark/test_ks' '$PREFIX/lib/tring/tring-ks.so' /nonexistent 2>/dev/null; [ \$? = 1 ]"
 t "man page tring-record(1) installed and formats" \
 	bash -c "man -l '$PREFIX/share/man/man1/tring-record.1' 2>&1 | grep -q -- '--output DIR'"
 
