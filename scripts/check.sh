@@ -347,10 +347,12 @@ TRACES_PENDING=
 traces_start() {
 	local log=$OUT/logs/traces-$1.log
 
-	# KernelShark's screenshot of Debian 6.1's workload trace.
-	local shot=
-	[ "$1" != debian-6.1 ] || shot=$OUT/kernelshark-debian-6.1.png
-	(TRING_KS_SHOT=$shot "$VM/check-traces.sh" "$2" >"$log" 2>&1; echo $? >"$log.rc") &
+	# KernelShark's and the HTML report's screenshots of Debian 6.1's
+	# workload trace.
+	local shot= rshot=
+	[ "$1" != debian-6.1 ] || shot=$OUT/kernelshark-debian-6.1.png rshot=$OUT/report-debian-6.1.png
+	(TRING_KS_SHOT=$shot TRING_REPORT_SHOT=$rshot "$VM/check-traces.sh" "$2" >"$log" 2>&1
+	 echo $? >"$log.rc") &
 	TRACES_PENDING="$TRACES_PENDING $1:$!"
 }
 traces_collect() {
@@ -540,7 +542,7 @@ part_harness() {
 # persistent region and the race, then the KCSAN kernel and the
 # persistent region under KASAN; B the single-threaded checks, Debian
 # 6.12 (one emulation thread), 6.1's persistent region, then the KASAN
-# kernel (each lane about 2,300 s here). Each lane builds modules only
+# kernel (each lane about 1,900 s here). Each lane builds modules only
 # for its own kernels, and each part's results go to files of their own.
 # The debug kernels build (on a new machine) in the order the lanes need
 # them: KASAN first.

@@ -8,8 +8,9 @@
 #              every installed kernel with headers, into
 #              /lib/modules/<kernel>/updates/dkms/ (then "modprobe tring");
 #              tring-record to PREFIX/bin and its man page, generated from
-#              its --help, to PREFIX/share/man/man1; KernelShark's input
-#              plugin, where it was built, to PREFIX/lib/tring/tring-ks.so.
+#              its --help, to PREFIX/share/man/man1; tring-report html's
+#              program and KernelShark's input plugin (where it was built)
+#              to PREFIX/lib/tring/.
 #   uninstall  removes all of it: DKMS's builds for every kernel, the
 #              sources, the tools, the man page, the plugin.
 #
@@ -82,7 +83,7 @@ do_uninstall() {
 	for t in "${HELP_TOOLS[@]}"; do
 		rm -f "$BIN/$t"
 	done
-	rm -f "$LIBDIR/$KS_PLUGIN"
+	rm -f "$LIBDIR/$KS_PLUGIN" "$LIBDIR/tring-report-html"
 	rmdir "$LIBDIR" 2>/dev/null || true
 	# Only when empty: these may have existed before the install.
 	rmdir "$MAN1" 2>/dev/null || true
@@ -110,6 +111,9 @@ do_install() {
 		install -m 0755 "$B/tools/$t" "$BIN/$t"
 		say "$BIN/$t"
 	done
+	# "tring-report html" runs it (python3-bt2, python3-matplotlib).
+	install -D -m 0755 "$top/tools/tring/tring-report-html" "$LIBDIR/tring-report-html"
+	say "$LIBDIR/tring-report-html (tring-report html DIR)"
 	if [ -f "$B/kernelshark/$KS_PLUGIN" ]; then
 		install -D -m 0644 "$B/kernelshark/$KS_PLUGIN" "$LIBDIR/$KS_PLUGIN"
 		say "$LIBDIR/$KS_PLUGIN: kernelshark -p $PREFIX/lib/tring/$KS_PLUGIN DIR/kernel/metadata"

@@ -23,7 +23,7 @@ PKGS=(
 	python3-lttnganalyses python3-numpy python3-matplotlib
 	kernelshark libkshark-dev libbabeltrace2-dev pkg-config libjson-c-dev
 	libtracecmd-dev libtracefs-dev libtraceevent-dev
-	xvfb xauth x11-utils x11-apps netpbm
+	xvfb xauth x11-utils x11-apps netpbm python3-bt2 chromium-headless-shell
 )
 
 log() { echo "setup: $*" >&2; }

@@ -3,6 +3,7 @@
  * tring-report: what a recorded trace says, for a person.
  *
  *   tring-report stacks DIR [-e EVENT] [-n N] [--folded] [--binaries BDIR]
+ *   tring-report html DIR [-o FILE] [-n N]
  *
  * "stacks" counts the call stacks the events of DIR carry (the contexts
  * callstack-kernel and callstack-user) and prints the hottest, named
@@ -11,10 +12,16 @@
  * flame-graph tools take. The trace is decoded by babeltrace2. Memory is
  * bounded: a fixed table of distinct stacks (stacks past it are counted
  * together), whatever the trace's length.
+ *
+ * "html" is tring-report-html, a Python program (babeltrace2's bindings
+ * and matplotlib) installed beside: PREFIX/lib/tring/, found from this
+ * executable's own path (or the source tree's tools/tring/ for a build
+ * tree's build/tools/tring-report), or $TRING_REPORT_HTML.
  */
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -58,7 +65,15 @@ struct rp_run {
 
 static const char usage_text[] =
 "Usage: tring-report stacks DIR [-e EVENT] [-n N] [--folded] [--binaries BDIR]\n"
+"       tring-report html DIR [-o FILE] [-n N]\n"
 "\n"
+"html: one self-contained HTML page about the recording DIR (default\n"
+"report.html): what ran on each CPU over time, the busiest tasks, system\n"
+"calls by count and latency, events per second, losses per CPU, the\n"
+"recording's settings, and a flame graph when the events carry stacks\n"
+"(tring-report html --help: its options).\n"
+"\n"
+"stacks:\n"
 "Count the call stacks a tring trace carries (tring-record --callstack, or\n"
 "-C callstack-kernel,callstack-user) and print the hottest, named with the\n"
 "kallsyms and maps files tring-record wrote beside the trace.\n"
@@ -363,12 +378,49 @@ static int stacks(int argc, char **argv)
 	return fflush(stdout) ? RP_EXIT_FAIL : 0;
 }
 
+/* Run tring-report-html with "html"'s arguments; returns on failure. */
+static int html(char **argv)
+{
+	static const char * const rel[] = {
+		"../lib/tring/tring-report-html",	/* PREFIX/bin */
+		"../../tools/tring/tring-report-html",	/* build/tools */
+	};
+	const char *env = getenv("TRING_REPORT_HTML");
+	char self[PATH_MAX], path[PATH_MAX + 64], *slash;
+	ssize_t n;
+	size_t i;
+
+	argv[0] = "tring-report-html";
+	if (env && *env) {
+		execv(env, argv);
+		fprintf(stderr, "tring-report: %s: %s\n", env, strerror(errno));
+		return RP_EXIT_FAIL;
+	}
+	n = readlink("/proc/self/exe", self, sizeof(self) - 1);
+	if (n <= 0)
+		return RP_EXIT_FAIL;
+	self[n] = '\0';
+	slash = strrchr(self, '/');
+	if (slash)
+		*slash = '\0';
+	for (i = 0; i < sizeof(rel) / sizeof(rel[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", self, rel[i]);
+		if (!access(path, X_OK))
+			execv(path, argv);
+	}
+	fprintf(stderr, "tring-report: tring-report-html is not installed beside %s (make install puts it in PREFIX/lib/tring)\n",
+		self);
+	return RP_EXIT_FAIL;
+}
+
 int main(int argc, char **argv)
 {
 	if (argc >= 2 && (!strcmp(argv[1], "-h") || !strcmp(argv[1], "--help"))) {
 		fputs(usage_text, stdout);
 		return 0;
 	}
+	if (argc >= 2 && !strcmp(argv[1], "html"))
+		return html(argv + 1);
 	if (argc < 2 || strcmp(argv[1], "stacks")) {
 		fputs(usage_text, stderr);
 		return RP_EXIT_USAGE;

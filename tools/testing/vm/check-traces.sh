@@ -216,6 +216,10 @@ check "workload: tring's event count = events the kernel committed" \
 # for one: TRING_KS_SHOT).
 . "$(dirname "$0")/check-kernelshark.sh"
 ks_checks "$w" "$shell" "${TRING_KS_SHOT:-}"
+# tring-report html against LTTng's analyses (a screenshot where make
+# check asks for one: TRING_REPORT_SHOT).
+. "$(dirname "$0")/check-report.sh"
+report_checks "$w" "${TRING_REPORT_SHOT:-}"
 
 # --- loss ----------------------------------------------------------------------
 l=$traces/loss

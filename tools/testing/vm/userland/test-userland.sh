@@ -120,6 +120,8 @@ t "tring-report installed in $PREFIX/bin, its --help names stacks" \
 # does not open (exit 1): check-traces.sh opens real recordings with it.
 t "KernelShark's plugin installed in $PREFIX/lib/tring, libkshark registers it" \
 	bash -c "'$top/build/kernelshark/test_ks' '$PREFIX/lib/tring/tring-ks.so' /nonexistent 2>/dev/null; [ \$? = 1 ]"
+t "tring-report html finds its program in $PREFIX/lib/tring" \
+	bash -c "'$PREFIX/bin/tring-report' html --help | grep -q 'usage: tring-report html'"
 t "man page tring-record(1) installed and formats" \
 	bash -c "man -l '$PREFIX/share/man/man1/tring-record.1' 2>&1 | grep -q -- '--output DIR'"
 
