@@ -233,6 +233,13 @@ check "loss: babeltrace2 reports exactly $failed discarded events" \
 	grep -qE "discarded $failed events" "$l.bt.err"
 check "loss: babeltrace2 shows every written event ($written)" \
 	test "$(grep -c ' test: ' "$l.bt")" = "$written"
+# The HTML report's losses: CPU 0's, exactly (rp_json: check-report.sh).
+report_lost() {
+	"$rp_top/build/tools/tring-report" html "$l" -o "$l.html" >/dev/null 2>&1 &&
+		[ "$(rp_json "$l.html" | python3 -c 'import json, sys; print(json.load(sys.stdin)["lost"])')" = \
+			"{'0': $failed}" ]
+}
+check "loss: tring-report html shows CPU 0's $failed lost events" report_lost
 
 # --- overwrite -------------------------------------------------------------------
 o=$traces/overwrite
