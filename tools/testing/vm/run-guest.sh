@@ -18,6 +18,7 @@ set -uo pipefail
 
 top=$(cd "$(dirname "$0")/../../.." && pwd)
 . "$top/tools/testing/vm/lib.sh"
+. "$top/tools/testing/vm/boot-watch.sh"
 
 kernel=$1
 initrd=$2
@@ -42,13 +43,24 @@ ram=()
 [ -z "${TRING_VM_MEMFILE:-}" ] ||
 	ram=(-object "memory-backend-file,id=ram,size=$mem,mem-path=$TRING_VM_MEMFILE,share=on"
 		-machine memory-backend=ram)
-timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" "${ram[@]}" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$out/console.log" -serial "file:$out/results.b64" \
-	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-	</dev/null >>"$out/qemu.log" 2>&1
-status=$?
+# A boot that hangs before init is tried once more (boot-watch.sh).
+for attempt in 1 2; do
+	timeout --kill-after=10 "$timeout_s" \
+		qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" "${ram[@]}" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/console.log" -serial "file:$out/results.b64" \
+		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+		</dev/null >>"$out/qemu.log" 2>&1 &
+	qpid=$!
+	boot_watch "$out/console.log" "$qpid" "$attempt"
+	booted=$?
+	wait "$qpid"
+	status=$?
+	[ "$booted" = 1 ] || break
+	echo "guest hung before init (boot $attempt, $(boot_limit "$attempt") s): console-hung-$attempt.log" >>"$out/qemu.log"
+	mv "$out/console.log" "$out/console-hung-$attempt.log"
+	status=125
+done
 echo "$status" >"$out/qemu.status"
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
 	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"

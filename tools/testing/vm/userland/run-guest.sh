@@ -11,7 +11,8 @@
 # usage: run-guest.sh RELEASE OUTDIR TIMEOUT_S PROGRAM
 #
 # OUTDIR gets console.log (ttyS0) and qemu.log; results/ is what the guest
-# wrote. Exit status: QEMU's (124 on timeout). TRING_VM_SMP (2) and
+# wrote. Exit status: QEMU's (124 on timeout, 125 when both boots hung
+# before init: ../boot-watch.sh). TRING_VM_SMP (2) and
 # TRING_USERLAND_MEM (1G) size the guest; TRING_VM_ACCEL overrides the
 # QEMU accelerator.
 #
@@ -31,6 +32,7 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+. "$here/../boot-watch.sh"
 release=$1
 out=$2
 timeout_s=$3
@@ -71,18 +73,30 @@ cmdline="console=ttyS0 oops=panic panic=-1 tsc=reliable no_timer_check tring.ini
 khz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: \(Refined TSC clocksource calibration\|Detected\) \([0-9.]*\) MHz.*/\2/p' |
 	tail -n 1 | awk '{ printf "%d", $1 * 1000 }')
 [ -z "$khz" ] || cmdline+=" tsc_early_khz=$khz"
-timeout --kill-after=10 "$timeout_s" \
-	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
-	-display none -monitor none -no-reboot \
-	-serial "file:$out/console.log" \
-	-kernel "$image" -initrd "$out/initrd.cpio.gz" -append "$cmdline" \
-	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
-	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
-	-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
-	-device virtio-9p-pci,fsdev=results,mount_tag=results \
-	"${net[@]}" \
-	</dev/null >"$out/qemu.log" 2>&1
-status=$?
+# A boot that hangs before init is tried once more (boot-watch.sh).
+: >"$out/qemu.log"
+for attempt in 1 2; do
+	timeout --kill-after=10 "$timeout_s" \
+		qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
+		-display none -monitor none -no-reboot \
+		-serial "file:$out/console.log" \
+		-kernel "$image" -initrd "$out/initrd.cpio.gz" -append "$cmdline" \
+		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
+		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+		-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
+		-device virtio-9p-pci,fsdev=results,mount_tag=results \
+		"${net[@]}" \
+		</dev/null >>"$out/qemu.log" 2>&1 &
+	qpid=$!
+	boot_watch "$out/console.log" "$qpid" "$attempt"
+	booted=$?
+	wait "$qpid"
+	status=$?
+	[ "$booted" = 1 ] || break
+	echo "guest hung before init (boot $attempt, $(boot_limit "$attempt") s): console-hung-$attempt.log" >>"$out/qemu.log"
+	mv "$out/console.log" "$out/console-hung-$attempt.log"
+	status=125
+done
 [ "$status" != 124 ] && [ "$status" != 137 ] ||
 	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"
 exit "$status"
