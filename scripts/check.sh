@@ -30,8 +30,13 @@
 #  8. race        the tracer race of make bench with tiny counts (Debian
 #                 6.1, the host's userland, nothing installed): tring,
 #                 LTTng, trace-cmd and perf each record a syscall storm
-#  9. harness     a planted WARN must fail a guest run; the splat
-#                 filter's own test
+#  9. harness     a planted WARN must fail a guest run; a boot hung
+#                 before init is retried; the splat filter's own test
+# 10. insn        the QEMU plugin counting guest instructions: a loop's
+#                 count exact (tools/testing/insn)
+#
+# The host's checks of each guest's traces (check-traces.sh) include
+# KernelShark's plugin and the HTML report (tring-report html).
 #
 # Every step speaks TAP: each result is one "ok"/"not ok" line in its
 # suite's file (build/check/tap/), and build/check/results.ktap nests
@@ -550,6 +555,16 @@ part_harness() {
 	tap_run harness splat-test "$VM/splat_test.sh" "$KDEBUG/System.map"
 }
 
+# The guest-instruction counter of make bench (tools/testing/insn): a QEMU
+# plugin of ours, built against the installed QEMU's header, counts a
+# guest loop's instructions exactly.
+part_insn() {
+	want insn || return 0
+	mark insn
+	say "insn: the QEMU plugin that counts guest instructions (Debian 6.1)"
+	tap_run insn insn "$top/tools/testing/insn/insn-test.sh" "$OUT/insn"
+}
+
 # --- the lanes ------------------------------------------------------------------
 # Two lanes run side by side on the machine's two cores: A the guests of
 # Debian 6.1 (one emulation thread per vCPU), the userland, 6.12's
@@ -584,6 +599,7 @@ lane_b() {
 	part_debian_mt
 	part_persist 6.1
 	part_kasan
+	part_insn
 	traces_collect
 	mark end
 }

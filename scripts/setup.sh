@@ -24,6 +24,7 @@ PKGS=(
 	kernelshark libkshark-dev libbabeltrace2-dev pkg-config libjson-c-dev
 	libtracecmd-dev libtracefs-dev libtraceevent-dev
 	xvfb xauth x11-utils x11-apps netpbm python3-bt2 chromium-headless-shell
+	libglib2.0-dev
 )
 
 log() { echo "setup: $*" >&2; }

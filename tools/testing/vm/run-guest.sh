@@ -10,7 +10,8 @@
 # OUTDIR gets console.log (ttyS0: kernel and step output), results.b64
 # (ttyS1) and results/ unpacked from it, and qemu.log (QEMU's version and
 # output). TRING_VM_SMP, TRING_VM_MEM, TRING_VM_ACCEL, TRING_VM_MEMFILE:
-# vCPUs, memory, accelerator, a file holding the guest's memory. The guest is told QEMU's version (tring_qemu=, which its /init
+# vCPUs, memory, accelerator, a file holding the guest's memory;
+# TRING_VM_QEMU_ARGS: more of QEMU's options (a -plugin). The guest is told QEMU's version (tring_qemu=, which its /init
 # prints and stores in results/qemu). Exit status: 0 when the guest
 # finished and sent its results, 1 otherwise (hang, crash, no results).
 
@@ -44,13 +45,15 @@ ram=()
 	ram=(-object "memory-backend-file,id=ram,size=$mem,mem-path=$TRING_VM_MEMFILE,share=on"
 		-machine memory-backend=ram)
 # A boot that hangs before init is tried once more (boot-watch.sh).
+# TRING_VM_QEMU_ARGS is split into words on purpose.
+# shellcheck disable=SC2086
 for attempt in 1 2; do
 	timeout --kill-after=10 "$timeout_s" \
 		qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" "${ram[@]}" \
 		-display none -monitor none -no-reboot \
 		-serial "file:$out/console.log" -serial "file:$out/results.b64" \
 		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-		</dev/null >>"$out/qemu.log" 2>&1 &
+		${TRING_VM_QEMU_ARGS:-} </dev/null >>"$out/qemu.log" 2>&1 &
 	qpid=$!
 	boot_watch "$out/console.log" "$qpid" "$attempt"
 	booted=$?

@@ -1,0 +1,39 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0
+#
+# The guest-instruction counter (tring_insn.c) on a Debian 6.1 guest:
+# insn_loop runs 1 and then 2 million iterations of its two-instruction
+# loop between two marks; the second run's user instructions between
+# its marks must exceed the first's by exactly 2,000,000, each pair of
+# marks on one vCPU. Prints TAP.
+#
+# usage: insn-test.sh OUTDIR
+
+set -uo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../../.." && pwd)
+. "$top/tools/testing/vm/lib.sh"
+. "$top/tools/testing/vm/tap.sh"
+out=$1
+mkdir -p "$out"
+log=$out/insn.log
+
+make -s -C "$here" O="$B/insn" >"$out/build.log" 2>&1
+tap_ok $? "insn: the plugin builds against the installed QEMU's plugin header ($(grep -o '[^/]*$' <<<"$("$top/scripts/qemu-plugin-header.sh" 2>/dev/null)"))"
+read -r image kdir <<<"$(guest_kernel debian-6.1)"
+guest_modules "$kdir" >/dev/null 2>&1
+rm -f "$log"
+TRING_VM_QEMU_ARGS="-plugin $B/insn/libtring_insn.so,out=$log" \
+	guest_boot "$image" "$kdir" "$here/plan-insn" "$out/guest" 300 "$B/insn/insn_loop"
+[ "$(cat "$out/guest/results/insn.rc" 2>/dev/null)" = 0 ] && [ "$(grep -c '^mark ' "$log")" = 4 ]
+tap_ok $? "insn: the guest ran both loops, 4 marks ($(grep -c '^mark ' "$log" 2>/dev/null))"
+# The user instructions between marks 2N and 2N+1, on the vCPU of both.
+delta() {
+	awk -v a="$1" -v b="$(($1 + 1))" '$1 == "mark" && $2 == a { v = $3; u = $(5 + 2 * v) }
+		$1 == "mark" && $2 == b { if ($3 != v) { print "moved"; exit }
+			print $(5 + 2 * v) - u; exit }' "$log"
+}
+d1=$(delta 0) d2=$(delta 2)
+[ "$d1" != moved ] && [ "$d2" != moved ] && [ $((d2 - d1)) = 2000000 ] 2>/dev/null
+tap_ok $? "insn: 1 and 2 million iterations: $d1 and $d2 user instructions between the marks, $((d2 - d1)) apart (want 2000000)"
+tap_end

@@ -1,0 +1,131 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * tring_insn: a QEMU TCG plugin that counts the instructions each vCPU
+ * executes, kernel (addresses in the upper half) and user apart, and
+ * writes every vCPU's counts each time a guest executes the mark:
+ *
+ *	nopw 0x474e5254(%rax,%rax,1)	(66 0f 1f 84 00 54 52 4e 47)
+ *
+ * a NOP anywhere else. A line per mark, in the order the marks ran:
+ *
+ *	mark SEQ VCPU K0 U0 K1 U1 ...
+ *
+ * (SEQ from 0, VCPU the one that ran it, Kn/Un vCPU n's kernel and user
+ * instructions so far, the mark itself counted). A workload that runs
+ * the mark before and after what it measures gets that part's exact
+ * instruction count on every vCPU from two lines.
+ *
+ * usage: qemu-system-x86_64 ... -plugin PATH/libtring_insn.so,out=FILE
+ *
+ * Concurrency: the counters are QEMU's per-vCPU scoreboard, each slot
+ * written inline by its own vCPU's thread only; a mark reads the other
+ * vCPUs' slots while they may run (a count read that way is as of some
+ * instant during the read). Lines are written under out_lock.
+ */
+#include <glib.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <qemu-plugin.h>
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
+
+static const unsigned char mark_insn[] = {
+	0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47
+};
+
+struct counts {
+	uint64_t kernel;
+	uint64_t user;
+};
+
+static struct qemu_plugin_scoreboard *score;
+static qemu_plugin_u64 kernel_insns, user_insns;
+static FILE *out;
+static GMutex out_lock;
+static uint64_t seq;
+
+/* x86-64: the kernel's half of the address space. */
+static bool is_kernel(uint64_t vaddr)
+{
+	return vaddr >= 0xffff800000000000ULL;
+}
+
+static void on_mark(unsigned int vcpu, void *udata)
+{
+	int i, n = qemu_plugin_num_vcpus();
+
+	(void)udata;
+	g_mutex_lock(&out_lock);
+	fprintf(out, "mark %" PRIu64 " %u", seq++, vcpu);
+	for (i = 0; i < n; i++)
+		fprintf(out, " %" PRIu64 " %" PRIu64,
+			qemu_plugin_u64_get(kernel_insns, i),
+			qemu_plugin_u64_get(user_insns, i));
+	fputc('\n', out);
+	fflush(out);
+	g_mutex_unlock(&out_lock);
+}
+
+static bool is_mark(const struct qemu_plugin_insn *insn)
+{
+	unsigned char b[sizeof(mark_insn)];
+
+	return qemu_plugin_insn_size(insn) == sizeof(mark_insn) &&
+	       qemu_plugin_insn_data(insn, b, sizeof(b)) == sizeof(b) &&
+	       !memcmp(b, mark_insn, sizeof(b));
+}
+
+static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
+{
+	size_t i, n = qemu_plugin_tb_n_insns(tb);
+
+	(void)id;
+	for (i = 0; i < n; i++) {
+		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
+		bool k = is_kernel(qemu_plugin_insn_vaddr(insn));
+
+		qemu_plugin_register_vcpu_insn_exec_inline_per_vcpu(insn,
+			QEMU_PLUGIN_INLINE_ADD_U64, k ? kernel_insns : user_insns, 1);
+		if (is_mark(insn))
+			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
+				QEMU_PLUGIN_CB_NO_REGS, NULL);
+	}
+}
+
+static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
+{
+	(void)id;
+	(void)udata;
+	fclose(out);
+	qemu_plugin_scoreboard_free(score);
+}
+
+QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
+					   const qemu_info_t *info,
+					   int argc, char **argv)
+{
+	const char *path = NULL;
+	int i;
+
+	(void)info;
+	for (i = 0; i < argc; i++)
+		if (!strncmp(argv[i], "out=", 4))
+			path = argv[i] + 4;
+	if (!path) {
+		fprintf(stderr, "tring_insn: out=FILE is needed\n");
+		return -1;
+	}
+	out = fopen(path, "w");
+	if (!out) {
+		perror(path);
+		return -1;
+	}
+	score = qemu_plugin_scoreboard_new(sizeof(struct counts));
+	kernel_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counts, kernel);
+	user_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counts, user);
+	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
+	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
+	return 0;
+}
