@@ -199,6 +199,19 @@ static __always_inline void bench_write(enum bench_impl impl,
 }
 
 /*
+ * The mark of make bench's instruction counter (tools/testing/insn: a
+ * QEMU plugin writes every vCPU's instruction counts when a guest runs
+ * it): nopw 0x474e5254(%rax,%rax,1), a NOP otherwise. Around each loop,
+ * so that the count between two marks is the loop's.
+ */
+#ifdef CONFIG_X86_64
+#define BENCH_INSN_MARK() \
+	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47" : : : "memory")
+#else
+#define BENCH_INSN_MARK() do { } while (0)
+#endif
+
+/*
  * One loop per implementation and payload size, so the compiler sees
  * the constant size it sees in real use (a probe writes a struct).
  */
@@ -208,8 +221,10 @@ static noinline u64 bench_loop_##impl##_##len(unsigned int n)		\
 	u64 t0 = ktime_get_ns();					\
 	unsigned int i;							\
 									\
+	BENCH_INSN_MARK();						\
 	for (i = 0; i < n; i++)						\
 		bench_write(impl, len);					\
+	BENCH_INSN_MARK();						\
 	return ktime_get_ns() - t0;					\
 }
 
