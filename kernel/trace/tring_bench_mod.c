@@ -204,12 +204,12 @@ static __always_inline void bench_write(enum bench_impl impl,
  * it): nopw 0x474e5254(%rax,%rax,1), a NOP otherwise. Around each loop,
  * so that the count between two marks is the loop's.
  */
+static __always_inline void bench_insn_mark(void)
+{
 #ifdef CONFIG_X86_64
-#define BENCH_INSN_MARK() \
-	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47" : : : "memory")
-#else
-#define BENCH_INSN_MARK() do { } while (0)
+	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47" : : : "memory");
 #endif
+}
 
 /*
  * One loop per implementation and payload size, so the compiler sees
@@ -221,10 +221,10 @@ static noinline u64 bench_loop_##impl##_##len(unsigned int n)		\
 	u64 t0 = ktime_get_ns();					\
 	unsigned int i;							\
 									\
-	BENCH_INSN_MARK();						\
+	bench_insn_mark();						\
 	for (i = 0; i < n; i++)						\
 		bench_write(impl, len);					\
-	BENCH_INSN_MARK();						\
+	bench_insn_mark();						\
 	return ktime_get_ns() - t0;					\
 }
 
