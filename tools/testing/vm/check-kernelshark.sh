@@ -57,6 +57,8 @@ ks_counted() {
 	tap_ok $? "kernelshark: each CPU's entries are babeltrace2's ($(ks_counts "$out" cpu | tr '\n' ' '))"
 	diff <(ks_bt_counts "$w" event) <(ks_counts "$out" event) >>"$out.diff" 2>&1
 	tap_ok $? "kernelshark: each event's entries are babeltrace2's ($(ks_counts "$out" event | wc -l) events)"
+	awk -v n="$n" '$1 == "matrix" { exit !($2 == n && $4 == n) }' "$out"
+	tap_ok $? "kernelshark: the columns KernelShark's Python interface loads are the entries ($(grep '^matrix' "$out"))"
 	ks_all "$out" switch-tasks
 	tap_ok $? "kernelshark: every sched_switch's task is its prev_tid ($(awk '$1 == "switch-tasks" { print $2 }' "$out"))"
 	ks_all "$out" next-tasks

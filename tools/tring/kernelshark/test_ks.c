@@ -14,6 +14,8 @@
  *   task TID COMM      (with --task TID)
  *   first EVENT PID COMM (with --first EVENT: its first entry's task)
  *   info N: TEXT       (with --dump N: the first N entries' lines)
+ *   matrix N same M    (kshark_load_matrix()'s rows, M of them equal
+ *                       to the entries' time, CPU, task and event)
  *
  * usage: test_ks PLUGIN FILE [--dump N] [--task TID] [--first EVENT]
  * Exit status 1 if the file does not open (its message on stderr).
@@ -135,6 +137,27 @@ static void print_first(struct kshark_entry **rows, ssize_t n, const char *name)
 	printf("first %s none\n", name);
 }
 
+/* The columns of kshark_load_matrix(): as many, and the same times. */
+static void print_matrix(struct kshark_context *ctx, int sd,
+			 struct kshark_entry **rows, ssize_t n)
+{
+	int16_t *ev = NULL, *cpu = NULL;
+	int64_t *off = NULL, *ts = NULL;
+	int32_t *pid = NULL;
+	ssize_t m, i, same = 0;
+
+	m = kshark_load_matrix(ctx, sd, &ev, &cpu, &pid, &off, &ts);
+	for (i = 0; i < m && i < n; i++)
+		same += ts[i] == rows[i]->ts && cpu[i] == rows[i]->cpu &&
+			pid[i] == rows[i]->pid && ev[i] == rows[i]->event_id;
+	printf("matrix %zd same %zd\n", m, same);
+	free(ev);
+	free(cpu);
+	free(pid);
+	free(off);
+	free(ts);
+}
+
 static void print_task(struct kshark_entry **rows, ssize_t n, long tid)
 {
 	ssize_t i;
@@ -188,6 +211,7 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	report(ctx, sd, rows, n, dump);
+	print_matrix(ctx, sd, rows, n);
 	if (tid >= 0)
 		print_task(rows, n, tid);
 	if (first)

@@ -262,6 +262,26 @@ static int tks_copy(void *dst, const void *src, size_t n, size_t size)
 	return 0;
 }
 
+/* No copy at *@dst yet, if @dst. */
+static void tks_clear(void *dst)
+{
+	void **d = dst;
+
+	if (d)
+		*d = NULL;
+}
+
+/* Free the copy at *@dst, if @dst (NULL: nothing there yet). */
+static void tks_uncopy(void *dst)
+{
+	void **d = dst;
+
+	if (d) {
+		free(*d);
+		*d = NULL;
+	}
+}
+
 /* The same as columns (KernelShark's Python interface). */
 static ssize_t tks_load_matrix(struct kshark_data_stream *stream,
 			       struct kshark_context *ctx, int16_t **event,
@@ -273,13 +293,26 @@ static ssize_t tks_load_matrix(struct kshark_data_stream *stream,
 	(void)ctx;
 	if (!t)
 		return -EINVAL;
+	tks_clear(event);
+	tks_clear(cpu);
+	tks_clear(pid);
+	tks_clear(off);
+	tks_clear(ts);
 	if (tks_copy(event, t->event, t->n, sizeof(*t->event)) ||
 	    tks_copy(cpu, t->cpu, t->n, sizeof(*t->cpu)) ||
 	    tks_copy(pid, t->pid, t->n, sizeof(*t->pid)) ||
 	    tks_copy(off, t->off, t->n, sizeof(*t->off)) ||
 	    tks_copy(ts, t->ts, t->n, sizeof(*t->ts)))
-		return -ENOMEM;
+		goto free_copies;
 	return t->n;
+
+free_copies:
+	tks_uncopy(event);
+	tks_uncopy(cpu);
+	tks_uncopy(pid);
+	tks_uncopy(off);
+	tks_uncopy(ts);
+	return -ENOMEM;
 }
 
 static const char tks_format[] = "tring_ctf";
