@@ -94,7 +94,9 @@ for attempt in 1 2; do
 	status=$?
 	[ "$booted" = 1 ] || break
 	echo "guest hung before init (boot $attempt, $(boot_limit "$attempt") s): console-hung-$attempt.log" >>"$out/qemu.log"
-	mv "$out/console.log" "$out/console-hung-$attempt.log"
+	# (None if QEMU was stopped before it opened it.)
+	mv "$out/console.log" "$out/console-hung-$attempt.log" 2>/dev/null ||
+		: >"$out/console-hung-$attempt.log"
 	status=125
 done
 [ "$status" != 124 ] && [ "$status" != 137 ] ||
