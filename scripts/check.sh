@@ -537,13 +537,15 @@ harness_catches_warn() {
 harness_boot_retry() {
 	local k image kdir dir=$OUT/guest-boot-retry
 
+	. "$VM/boot-watch.sh"
+
 	k=$(guest_kernel debian-6.1) || return 1
 	read -r image kdir <<<"$k"
 	TRING_VM_BOOT_S="0 180" guest_boot "$image" "$kdir" "$VM/plan-boot" "$dir" 300
 	cat "$dir/qemu.log"
 	[ "$(grep -c 'guest hung before init' "$dir/qemu.log")" = 1 ] &&
 		[ -e "$dir/console-hung-1.log" ] && [ "$(cat "$dir/results/booted.rc")" = 0 ] &&
-		grep -q 'Run /init as init process' "$dir/console.log"
+		grep -qaE "$BOOT_INIT_RE" "$dir/console.log"
 }
 part_harness() {
 	want harness || return 0

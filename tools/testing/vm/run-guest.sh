@@ -47,25 +47,13 @@ ram=()
 # A boot that hangs before init is tried once more (boot-watch.sh).
 # TRING_VM_QEMU_ARGS is split into words on purpose.
 # shellcheck disable=SC2086
-for attempt in 1 2; do
-	timeout --kill-after=10 "$timeout_s" \
-		qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" "${ram[@]}" \
-		-display none -monitor none -no-reboot \
-		-serial "file:$out/console.log" -serial "file:$out/results.b64" \
-		-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
-		${TRING_VM_QEMU_ARGS:-} </dev/null >>"$out/qemu.log" 2>&1 &
-	qpid=$!
-	boot_watch "$out/console.log" "$qpid" "$attempt"
-	booted=$?
-	wait "$qpid"
-	status=$?
-	[ "$booted" = 1 ] || break
-	echo "guest hung before init (boot $attempt, $(boot_limit "$attempt") s): console-hung-$attempt.log" >>"$out/qemu.log"
-	# (None if QEMU was stopped before it opened it.)
-	mv "$out/console.log" "$out/console-hung-$attempt.log" 2>/dev/null ||
-		: >"$out/console-hung-$attempt.log"
-	status=125
-done
+boot_twice "$out" timeout --kill-after=10 "$timeout_s" \
+	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" "${ram[@]}" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$out/console.log" -serial "file:$out/results.b64" \
+	-kernel "$kernel" -initrd "$initrd" -append "$cmdline" \
+	${TRING_VM_QEMU_ARGS:-}
+status=$?
 echo "$status" >"$out/qemu.status"
 if [ "$status" = 124 ] || [ "$status" = 137 ]; then
 	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"

@@ -75,30 +75,17 @@ khz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: \(Refined TSC clocksource calibration
 [ -z "$khz" ] || cmdline+=" tsc_early_khz=$khz"
 # A boot that hangs before init is tried once more (boot-watch.sh).
 : >"$out/qemu.log"
-for attempt in 1 2; do
-	timeout --kill-after=10 "$timeout_s" \
-		qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
-		-display none -monitor none -no-reboot \
-		-serial "file:$out/console.log" \
-		-kernel "$image" -initrd "$out/initrd.cpio.gz" -append "$cmdline" \
-		-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
-		-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
-		-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
-		-device virtio-9p-pci,fsdev=results,mount_tag=results \
-		"${net[@]}" \
-		</dev/null >>"$out/qemu.log" 2>&1 &
-	qpid=$!
-	boot_watch "$out/console.log" "$qpid" "$attempt"
-	booted=$?
-	wait "$qpid"
-	status=$?
-	[ "$booted" = 1 ] || break
-	echo "guest hung before init (boot $attempt, $(boot_limit "$attempt") s): console-hung-$attempt.log" >>"$out/qemu.log"
-	# (None if QEMU was stopped before it opened it.)
-	mv "$out/console.log" "$out/console-hung-$attempt.log" 2>/dev/null ||
-		: >"$out/console-hung-$attempt.log"
-	status=125
-done
+boot_twice "$out" timeout --kill-after=10 "$timeout_s" \
+	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
+	-display none -monitor none -no-reboot \
+	-serial "file:$out/console.log" \
+	-kernel "$image" -initrd "$out/initrd.cpio.gz" -append "$cmdline" \
+	-fsdev local,id=hostroot,path=/,security_model=none,readonly=on,multidevs=remap \
+	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
+	-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
+	-device virtio-9p-pci,fsdev=results,mount_tag=results \
+	"${net[@]}"
+status=$?
 [ "$status" != 124 ] && [ "$status" != 137 ] ||
 	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"
 exit "$status"
