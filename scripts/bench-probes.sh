@@ -16,13 +16,15 @@
 # round 1's traces read back), TRACERS (see the guest script);
 # PROBES_SHORT=1: ROUNDS=3 CALLS=50000 unless given; PROBES_TIMEOUT (s,
 # default 3600); PROBES_REPRINT=1 prints the tables of the results
-# already in OUTDIR without booting a guest.
+# already in OUTDIR without booting a guest; INSN=0: no instruction
+# counts (by default QEMU counts each run's guest instructions, and the
+# tables give them beside the times: tools/testing/insn).
 
 set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,19p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -38,13 +40,8 @@ if [ "${PROBES_SHORT:-0}" = 1 ]; then
 	ROUNDS=${ROUNDS:-3} CALLS=${CALLS:-50000}
 fi
 
-# The median; of an even count, the mean of the middle two.
-median() {
-	sort -g | awk '{ a[NR] = $1 } END {
-		if (!NR) print ""
-		else if (NR % 2) print a[(NR + 1) / 2]
-		else printf "%.15g\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
+# median, ci95: the shared statistics
+. "$top/scripts/stats.sh"
 
 # added FILE TRACER: per round (the warm-up, round 0, left out), the
 # tracer's ns per hit over the same round's untraced run; "x" for a
@@ -102,6 +99,11 @@ floor() {
 	esac
 }
 
+# met_of RATIO: whether a ratio meets the 0.5 target ("-": none)
+met_of() {
+	awk -v r="${1:-}" 'BEGIN { if (r == "") print "-"; else if (r <= 0.5) print "met"; else print "NOT met" }'
+}
+
 # vals FILE TRACER KEY: KEY's values, one per round (warm-up left out)
 vals() {
 	awk -v t="$2" -v k="$3" '$1 == "probe" && $2 != "0" && $2 != "-" && $3 == t {
@@ -121,16 +123,22 @@ for series in $kernels; do
 		make -C "$top" -s tools >/dev/null
 		rm -rf "$dir"
 		mkdir -p "$dir/results"
+		# QEMU's instruction count (tools/testing/insn), unless INSN=0
+		qargs=
+		if [ "${INSN:-1}" != 0 ] && make -C "$top/tools/testing/insn" -s O="$B/insn" >"$dir.insn-build.log" 2>&1; then
+			qargs="-plugin $B/insn/libtring_insn.so,out=$dir/results/insn.txt"
+		fi
 		{
 			echo "MODDIR=$(guest_moddir "$kdir")"
 			echo "TOOLS=$B/tools"
+			[ -z "$qargs" ] || echo "INSNTOOLS=$B/insn"
 			for v in ROUNDS WARMUP CALLS BUFKB SUBBUFKB CHECK TRACERS; do
 				[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 			done
 		} >"$dir/results/env"
 		say "Debian $release: the probe benchmark (minutes)"
 		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)" >"$dir/host.info"
-		"$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+		TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 			"${PROBES_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-probes.sh" || true
 		echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
 	fi
@@ -142,6 +150,15 @@ for series in $kernels; do
 		say "the $series guest kernel reported a problem: $dir/console.log"
 	inf() { sed -n "s/^info $1 //p" "$f"; }
 	rounds=$(awk '$1 == "probe" && $2 != "-" && $2 != "0" { print $2 }' "$f" | sort -u | grep -c . || true)
+	# fi: the same lines with each run's instructions (every vCPU, between
+	# its marks) in place of its ns: the same figures, in instructions.
+	fi=
+	if [ -s "$dir/results/insn.txt" ]; then
+		fi=$dir/results/probes-insn.txt
+		/usr/bin/python3 "$top/scripts/race_cost.py" --as-insn "$f" "$dir/results/insn.txt" >"$fi"
+	fi
+	# insn_of CMD ARGS...: CMD's figure over $fi, or "-" without counts
+	insn_of() { if [ -n "$fi" ]; then "$1" "$fi" "${@:2}"; fi; }
 
 	echo
 	echo "== Dynamic probes: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
@@ -163,12 +180,15 @@ for series in $kernels; do
 	echo "LOST and THROTTLE records), +missed: kprobes' misses (tracefs' kprobe_profile; tring counts"
 	echo "its misses as lost). events: recorded per round, median, as the tracer reports it (trace-cmd:"
 	echo "its saved stats, taken before its readers' last pages; LTTng: none, or the trace's with CHECK=1)."
-	printf '%-17s %9s %2s %-16s %7s %10s %s\n' tracer ns/hit n ref /ref events 'lost(+missed) per round'
+	echo "insn/hit, /ref: the same in guest instructions, every vCPU, counted by QEMU between two marks"
+	echo "around the write (tools/testing/insn; exact up to how the vCPUs interleave)."
+	printf '%-17s %9s %2s %-16s %7s %9s %7s %10s %s\n' tracer ns/hit n ref /ref insn/hit /ref events 'lost(+missed) per round'
 	json_rows=()
 	for t in $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
 		[ "$t" != none ] || {
 			un=$(vals "$f" none ns | median | awk -v c="$(inf calls)" 'NF { printf "%.1f", $1 / c }')
-			printf '%-17s %9s %2s %-16s %7s %10s %s\n' none "${un}/call" - - - - -
+			ui=$(insn_of vals none ns | median | awk -v c="$(inf calls)" 'NF { printf "%.1f", $1 / c }')
+			printf '%-17s %9s %2s %-16s %7s %9s %7s %10s %s\n' none "${un}/call" - - - "${ui:--}" - - -
 			continue
 		}
 		ne=$(added "$f" "$t" | awk '$2 != "x" { print $2 }' | median)
@@ -176,18 +196,22 @@ for series in $kernels; do
 		rf=$(ref "$t")
 		rr=-
 		[ "$rf" = "$t" ] || rr=$(paired "$f" "$t" "$rf" | median | awk 'NF { printf "%.2f", $1 }')
+		ie=$(insn_of added "$t" | awk '$2 != "x" { print $2 }' | median)
+		ri=-
+		[ "$rf" = "$t" ] || ri=$(insn_of paired "$t" "$rf" | median | awk 'NF { printf "%.2f", $1 }')
 		ev=$(vals "$f" "$t" events | grep -v '^-$' | median)
 		lo=$(paste -d+ <(vals "$f" "$t" lost) <(vals "$f" "$t" missed) | sed 's/+-$//' | paste -sd, -)
 		fails=$(grep -c "^probe [1-9][0-9]* $t FAILED" "$f" || true)
-		printf '%-17s %9s %2s %-16s %7s %10s %s\n' "$t" "${ne:--}" "$nu" "$rf" "${rr:--}" "${ev:--}" "${lo:--}"
+		printf '%-17s %9s %2s %-16s %7s %9s %7s %10s %s\n' "$t" "${ne:--}" "$nu" "$rf" "${rr:--}" "${ie:--}" "${ri:--}" "${ev:--}" "${lo:--}"
 		[ "$fails" = 0 ] || echo "  ^ $t failed in $fails rounds (left out)"
-		[ -z "$json" ] || json_rows+=("{\"tracer\":\"$t\",\"ns_per_hit\":${ne:-null},\"rounds_used\":$nu,\"ref\":\"$rf\",\"over_ref\":$(echo "${rr:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost\":\"$lo\",\"failed_rounds\":$fails}")
+		[ -z "$json" ] || json_rows+=("{\"tracer\":\"$t\",\"ns_per_hit\":${ne:-null},\"instructions_per_hit\":${ie:-null},\"instructions_over_ref\":$(echo "${ri:--}" | sed 's/^-$/null/'),\"rounds_used\":$nu,\"ref\":\"$rf\",\"over_ref\":$(echo "${rr:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost\":\"$lo\",\"failed_rounds\":$fails}")
 	done
 	echo
 	echo "Targets: tring's cost per hit beyond the floor (the trap: the same probe enabled, tracking"
 	echo "leaving every hit out) at most 0.5x each peer's beyond the same floor; tring's function entry at"
-	echo "most 0.5x the peer's cost per hit. Median over rounds of the ratio within each round."
-	printf '%-17s %-17s %-15s %8s %s\n' tring peer floor ratio 'target <= 0.5'
+	echo "most 0.5x the peer's cost per hit. Median over rounds of the ratio within each round, in time"
+	echo "and in instructions (insn)."
+	printf '%-17s %-17s %-15s %8s %8s %s\n' tring peer floor ratio insn 'target <= 0.5 (time, insn)'
 	for t in $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
 		case $t in
 		none | tring-*) continue ;;
@@ -195,15 +219,16 @@ for series in $kernels; do
 		rf=$(ref "$t")
 		fl=$(floor "$t")
 		rt=$(paired "$f" "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
-		met=$(awk -v r="${rt:-}" 'BEGIN { if (r == "") print "-"; else if (r <= 0.5) print "met"; else print "NOT met" }')
-		printf '%-17s %-17s %-15s %8s %s\n' "$rf" "$t" "${fl:-none}" "${rt:--}" "$met"
-		[ -z "$json" ] || json_rows+=("{\"target\":\"$rf vs $t\",\"floor\":\"${fl:-none}\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false)}")
+		it=$(insn_of paired "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
+		met=$(met_of "$rt")
+		printf '%-17s %-17s %-15s %8s %8s %s\n' "$rf" "$t" "${fl:-none}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
+		[ -z "$json" ] || json_rows+=("{\"target\":\"$rf vs $t\",\"floor\":\"${fl:-none}\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false),\"instructions_ratio\":${it:-null}}")
 	done
 	echo
 	echo "Contexts: what each adds to tring's kprobe event (tring-ctx-X - tring-kprobe) over what the"
 	echo "same context adds to the peer's (lttng-ctx-X - lttng-probe; perf -g: perf-kprobe-g - perf-kprobe),"
-	echo "median over rounds of the ratio within each round."
-	printf '%-17s %9s %-17s %9s %8s %s\n' tring added peer added ratio 'target <= 0.5'
+	echo "median over rounds of the ratio within each round; insn: the same ratio in instructions."
+	printf '%-17s %9s %-17s %9s %8s %8s %s\n' tring added peer added ratio insn 'target <= 0.5 (time, insn)'
 	for pair in ids:lttng-ctx-ids:lttng-probe kstack:lttng-ctx-kstack:lttng-probe \
 		    ustack:lttng-ctx-ustack:lttng-probe perf:lttng-ctx-perf:lttng-probe \
 		    stacks:perf-kprobe-g:perf-kprobe; do
@@ -215,9 +240,10 @@ for series in $kernels; do
 		pa=$(join <(added "$f" "$peer") <(added "$f" "$pref") 2>/dev/null |
 			awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
 		rt=$(ctx_paired "$f" "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
-		met=$(awk -v r="${rt:-}" 'BEGIN { if (r == "") print "-"; else if (r <= 0.5) print "met"; else print "NOT met" }')
-		printf '%-17s %9s %-17s %9s %8s %s\n' "$tr_" "${ta:--}" "$peer" "${pa:--}" "${rt:--}" "$met"
-		[ -z "$json" ] || json_rows+=("{\"target\":\"$tr_ added vs $peer added\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false)}")
+		it=$(insn_of ctx_paired "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
+		met=$(met_of "$rt")
+		printf '%-17s %9s %-17s %9s %8s %8s %s\n' "$tr_" "${ta:--}" "$peer" "${pa:--}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
+		[ -z "$json" ] || json_rows+=("{\"target\":\"$tr_ added vs $peer added\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false),\"instructions_ratio\":${it:-null}}")
 	done
 	case " $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | sort -u | tr '\n' ' ') " in
 	*" lttng-function "*)

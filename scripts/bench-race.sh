@@ -18,13 +18,15 @@
 # RACE_FULL=1 runs every part on every kernel (by default kernels other
 # than 6.1 run the race's syscall and ping-pong storms and the latency);
 # RACE_REPRINT=1 prints the tables of the results already in OUTDIR
-# without booting a guest.
+# without booting a guest; INSN=0 runs QEMU without the instruction
+# counter (tools/testing/insn; by default every run's guest instructions
+# are counted and the cost table gives them beside the times).
 
 set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,21p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -43,21 +45,17 @@ workloads0=${WORKLOADS:-}
 
 make -C "$top" -s tools >/dev/null
 make -C "$top/tools/testing/bench" -s >/dev/null
+# The instruction counter (tools/testing/insn): QEMU counts every vCPU's
+# instructions, and the storm marks each run's start and end.
+insn=${INSN:-1}
+mkdir -p "$out"
+if [ "$insn" = 1 ] && ! make -C "$top/tools/testing/insn" -s O="$B/insn" >"$out/insn-build.log" 2>&1; then
+	say "the instruction counter did not build ($out/insn-build.log): times only"
+	insn=0
+fi
 
-# The median; of an even count, the mean of the middle two (all its
-# digits: awk would print a computed 1385484.5 as 1.38548e+06, which
-# sort -n then takes for 1.38548).
-median() {
-	sort -g | awk '{ a[NR] = $1 } END {
-		if (!NR) print ""
-		else if (NR % 2) print a[(NR + 1) / 2]
-		else printf "%.15g\n", (a[NR / 2] + a[NR / 2 + 1]) / 2 }'
-}
-
-# ci95 [DECIMALS]: "LOW HIGH", the 95% interval of the median of the
-# values on stdin (NumPy bootstrap, scripts/race-stats.py); "- -" with
-# fewer than 3.
-ci95() { /usr/bin/python3 "$top/scripts/race-stats.py" ci95 "$@"; }
+# median, ci95: the shared statistics
+. "$top/scripts/stats.sh"
 
 # col FILE WORKLOAD TRACER KEY: the values of KEY, one per round (round
 # 0, the warm-up, left out)
@@ -114,7 +112,7 @@ bytes_per_event() {
 }
 
 # chart FILE SVG TITLE: per workload and tracer, each round's ns/ev
-# (dots), the median (a red bar) and the 95% interval (a grey line)
+# (dots), the median (a red bar) and the interval (a grey line: 95% bootstrap, or the range under 7 rounds)
 # (Matplotlib).
 chart() {
 	local f=$1 w t v
@@ -127,6 +125,24 @@ chart() {
 	done | /usr/bin/python3 "$top/scripts/race-stats.py" chart "$2" "$3"
 }
 
+# cost_table: each run's cost per event in time and in guest
+# instructions (scripts/race_cost.py), beside each other; its rows to
+# $dir/cost.json for the JSON.
+cost_table() {
+	local marks=$dir/results/insn.txt
+	echo
+	if [ -s "$marks" ]; then
+		echo "Cost per event, time and instructions. insn: the guest's instructions QEMU executed (its TCG plugin,"
+		echo "tools/testing/insn, counting every vCPU's kernel and user instructions) between the storm's two"
+		echo "marks, exact up to how the vCPUs interleave; ns: the storm's own clock over the same span."
+	else
+		marks=
+		echo "Cost per event in time (no instruction counts: INSN=0, or the counter did not build)."
+	fi
+	/usr/bin/python3 "$top/scripts/race_cost.py" --explain
+	/usr/bin/python3 "$top/scripts/race_cost.py" "$f" ${marks:+"$marks"} --json "$dir/cost.json"
+}
+
 # ring_table: the ring buffers alone, same layer (the "ring" rows of $f)
 ring_table() {
 	grep -q '^ring [0-9]' "$f" || { grep '^ring - ' "$f" | sed 's/^ring - - \([^ ]*\) unsupported /\1: not run: /'; return 0; }
@@ -135,7 +151,7 @@ ring_table() {
 	echo "a minimal client, kernel/trace/tring_bench_lttng.c, with LTTng's kernel-channel settings) against"
 	echo "trace_write_inline(): the same record (4-byte header, the payload), the same clock, the same loop"
 	echo "in a kthread on CPU 0 ($(inf alone) events, median of 5 repetitions), overwrite mode, 1 MiB"
-	echo "per CPU in 64-KiB sub-buffers, no reader. ns/event: median of rounds [95% interval, bootstrap];"
+	echo "per CPU in 64-KiB sub-buffers, no reader. ns/event: median of rounds [interval: 95% bootstrap with 7 rounds or more, else the range];"
 	echo "tring/lttng: the ratio within each round, median [interval]. Target: at most 0.7."
 	printf '%-8s %22s %22s %22s\n' payload 'tring ns/event' 'lttng_rb ns/event' 'tring/lttng'
 	local p tv lv rv
@@ -188,7 +204,9 @@ for series in $kernels; do
 		esac
 		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
 	} >"$dir/host.info"
-	"$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+	qargs=
+	[ "$insn" = 0 ] || qargs="-plugin $B/insn/libtring_insn.so,out=$dir/results/insn.txt"
+	TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 		"${RACE_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-race.sh" || true
 	echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
 	fi
@@ -220,14 +238,16 @@ for series in $kernels; do
 	echo "ns/ev: the tracer's cost per event of the workload, (time traced - the same round's untraced time) /"
 	echo "the workload's events, one count for every tracer of a round: the smallest among the round's lossless"
 	echo "traces (trace-cmd and perf also record their own readers' system calls: their 'events' are larger)."
-	echo "Median of the rounds, [95% interval: bootstrap over rounds]; rounds where the tracer lost events or"
+	echo "Median of the rounds, [interval: with 7 rounds or more the 95% bootstrap interval of the median, with"
+	echo "fewer the range, min-max]; rounds where the tracer lost events or"
 	echo "perf was throttled are left out (n: rounds used). /tring: ns/ev over tring's, only where tring's"
 	echo "interval is above 0. slow%: median slowdown. Events: in each trace, counted from it, every round."
 	echo "lost: as the tracer reports it / as its trace shows it. B/ev: see below. rec ms: the recorder's own"
-	echo "CPU time (LTTng: consumerd). Same clock (monotonic) everywhere; no tracer filters (trace-cmd"
+	echo "CPU time (LTTng: consumerd). Every recorder at nice 0 (tring-record --nice 0; its default is -10)."
+	echo "Same clock (monotonic) everywhere; no tracer filters (trace-cmd"
 	echo "--no-filter, perf without --exclude-perf: each records its recorder's own system calls, as tring"
 	echo "and LTTng do); perf unthrottled and started only once it acknowledged enabling its events."
-	printf '%-13s %-9s %9s %7s %9s %17s %2s %6s %9s %12s %6s %7s\n' workload tracer ms 'slow%' ns/ev '95% interval' n /tring events lost B/ev 'rec ms'
+	printf '%-13s %-9s %9s %7s %9s %17s %2s %6s %9s %12s %6s %7s\n' workload tracer ms 'slow%' ns/ev 'interval' n /tring events lost B/ev 'rec ms'
 	for w in $(awk '$1 == "race" { print $3 }' "$f" | awk '!s[$0]++'); do
 		tne=$(nsev "$f" "$w" tring | grep -v x | median)
 		tlo=$(nsev "$f" "$w" tring | grep -v x | ci95 | cut -d' ' -f1)
@@ -270,6 +290,7 @@ for series in $kernels; do
 	echo "the compact header's 5 bits; exit: header, 32-bit number, 64-bit return value; records 4-byte"
 	echo "aligned) against 6 + 14 in LTTng (16-bit id and 32-bit time, unaligned; its exit event's id"
 	echo "names the call, so it carries the return value alone)."
+	cost_table
 
 	if grep -q '^lat [0-9]' "$f"; then
 		echo
@@ -485,13 +506,12 @@ for series in $kernels; do
 	ring_table
 
 	if [ -n "$json" ]; then
-		(
-			IFS=,
-			printf '{"kernel":"%s","cpus":%s,"emulated":true,"clocksource":"%s","bufkb":%s,"subbufkb":%s,"rounds":%s,' \
-				"$(inf kernel)" "$(inf cpus)" "$(inf clocksource)" "$(inf bufkb)" "$(inf subbufkb)" "$rounds"
-			printf '"peers":{"lttng":"%s","trace-cmd":"%s","perf":"%s"},"race":[%s]}\n' \
-				"$(inf lttng)" "$(inf trace-cmd)" "$(inf perf)" "${json_rows[*]}"
-		) >>"$json"
+		printf '%s\n' "${json_rows[@]}" >"$dir/rows.jsonl"
+		/usr/bin/python3 "$top/scripts/race_cost.py" --merge "$dir/rows.jsonl" "$dir/cost.json" \
+			kernel="$(inf kernel)" cpus="$(inf cpus)" clocksource="$(inf clocksource)" \
+			bufkb="$(inf bufkb)" subbufkb="$(inf subbufkb)" rounds="$rounds" \
+			lttng="$(inf lttng)" trace-cmd="$(inf trace-cmd)" perf="$(inf perf)" \
+			instruction_counter="$([ -s "$dir/results/insn.txt" ] && echo yes || echo no)" >>"$json"
 	fi
 	json_rows=()
 done

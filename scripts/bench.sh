@@ -12,7 +12,9 @@
 # through perf against the same tracepoint in ftrace and as a
 # hand-written tring event; every generic event at once: time to
 # enable, memory). Then the user-space twin gives native
-# figures: ns/event on this CPU and instructions per event (callgrind).
+# figures: ns/event on this CPU and instructions per event (callgrind),
+# and QEMU counts the kernel's own write path: instructions per event
+# of each writer's loop in a Debian 6.1 guest (tools/testing/insn).
 # Last, scripts/bench-race.sh: the tracer race (tring-record, LTTng,
 # trace-cmd, perf and no tracer on the same events and workloads, one
 # guest per kernel with the host's Debian userland) and the ring buffers
@@ -26,7 +28,8 @@
 #
 # Output: a table on stdout and build/bench/bench-<date>.json.
 # Environment: ROUNDS, EVENTS, FILL (see bench-guest.sh), TRING_BENCH_KERNELS
-# (default "6.1 6.12"), RACE=0 to leave the race out, PROBES=0 the
+# (default "6.1 6.12"), INSN=0 to leave QEMU's instruction counts out
+# (the kernel's write path and the race's), RACE=0 the race, PROBES=0 the
 # probes; the race's own variables: scripts/bench-race.sh --help; the
 # probes': scripts/bench-probes.sh --help (ROUNDS is shared; its CALLS,
 # PROBES_SHORT).
@@ -48,8 +51,8 @@ say "setting up (Debian packages)"
 make -C "$top" -s tools >/dev/null
 make -C "$top/tools/testing/bench" -s >/dev/null
 
-# median of the numbers on stdin
-median() { sort -n | awk '{ a[NR] = $1 } END { if (NR) print a[int((NR + 1) / 2)]; else print "" }'; }
+# median, ci95: the shared statistics
+. "$top/scripts/stats.sh"
 
 # w FILE IMPL PAYLOAD CPUS READER NESTED: median ns/event
 w() {
@@ -239,6 +242,35 @@ else
 	echo "(the twin's benchmark failed: $OUT/native-$stamp.txt)"
 fi
 
+# The fast path in the real kernel, counted by QEMU (Debian 6.1 guest,
+# tools/testing/insn/fastpath.sh), beside the twin's callgrind figure.
+if [ "${INSN:-1}" != 0 ]; then
+	echo
+	echo "== The write path in the kernel: guest instructions per event (QEMU's count, Debian 6.1) =="
+	echo "tring_bench.ko's loops on CPU 0 at 20,000 and 60,000 events, the slope of CPU 0's kernel"
+	echo "instructions; floor: the loop's clock read and payload copy alone (the twin's floor above is"
+	echo "another loop: compare each with its own)."
+	if "$top/tools/testing/insn/fastpath.sh" "$OUT/fastpath" >"$OUT/fastpath-$stamp.txt" 2>&1; then
+		awk '{ v[$1, $2] = $5; if (!seen[$1]++) o[++n] = $1 }
+			END {
+				printf "%-16s %9s %9s %9s   %s\n", "writer", "8 bytes", "64 B", "256 B", "beyond the floor"
+				for (i = 1; i <= n; i++) {
+					w = o[i]
+					printf "%-16s %9s %9s %9s", w, v[w, 8], v[w, 64], v[w, 256]
+					if (w != "floor")
+						printf "   %.1f, %.1f, %.1f", v[w, 8] - v["floor", 8],
+							v[w, 64] - v["floor", 64], v[w, 256] - v["floor", 256]
+					printf "\n"
+				}
+			}' "$OUT/fastpath-$stamp.txt"
+		while read -r impl len _ _ ipe _; do
+			json_items+=("{\"side\":\"fastpath_instructions\",\"kernel\":\"6.1\",\"writer\":\"$impl\",\"payload\":$len,\"instructions_per_event\":$ipe}")
+		done <"$OUT/fastpath-$stamp.txt"
+	else
+		echo "(the count failed: $OUT/fastpath-$stamp.txt)"
+	fi
+fi
+
 race_json=$OUT/race-$stamp.json
 : >"$race_json"
 if [ "${RACE:-1}" != 0 ]; then
@@ -250,11 +282,8 @@ if [ "${PROBES:-1}" != 0 ]; then
 	"$top/scripts/bench-probes.sh" "$OUT" "$probes_json"
 fi
 
-{
-	printf '{"date":"%s","host_cpus":%s,"emulated":true,"race":[%s],"probes":[%s],"results":[' "$stamp" "$(nproc)" \
-		"$(paste -sd, "$race_json")" "$(paste -sd, "$probes_json")"
-	(IFS=,; printf '%s' "${json_items[*]}")
-	printf '],"native":"%s"}\n' "$(sed 's/\\/\\\\/g; s/"/\\"/g' "$OUT/native-$stamp.txt" | tr '\n' '|' | sed 's/|/\\n/g')"
-} >"$json"
+printf '%s\n' "${json_items[@]}" >"$OUT/results-$stamp.jsonl"
+/usr/bin/python3 "$top/scripts/bench-json.py" "$stamp" "$OUT/results-$stamp.jsonl" \
+	"$race_json" "$probes_json" "$OUT/native-$stamp.txt" >"$json"
 echo
 echo "JSON: $json"

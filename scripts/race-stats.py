@@ -5,8 +5,9 @@
 usage: race-stats.py ci95 [SCALE]   values on stdin, one a line: the 95%
                                     interval of their median, "LO HI"
                                     (bootstrap, 10,000 resamples, fixed
-                                    seed; "- -" with fewer than 3 values);
-                                    SCALE: decimals (1)
+                                    seed) with 7 values or more, their
+                                    range with 3 to 6; "- -" with fewer
+                                    than 3; SCALE: decimals (1)
        race-stats.py slope          "X Y" pairs on stdin: the least-squares
                                     slope of Y over X ("-" when the X do not
                                     spread over 10% or are fewer than 2, and
@@ -26,6 +27,8 @@ import sys
 
 import numpy as np
 
+from race_cost import interval
+
 
 def values():
     out = []
@@ -37,15 +40,13 @@ def values():
 
 
 def ci95(decimals):
-    """Percentile bootstrap of the median over the rounds."""
+    """Percentile bootstrap of the median over the rounds (7 or more),
+    or their range (3 to 6: a bootstrap of so few is no interval)."""
     v = values()
     if len(v) < 3:
         print('- -')
         return
-    rng = np.random.default_rng(1)
-    idx = rng.integers(0, len(v), size=(10000, len(v)))
-    meds = np.median(v[idx], axis=1)
-    lo, hi = np.percentile(meds, [2.5, 97.5])
+    lo, hi, _ = interval(v)
     print('%.*f %.*f' % (decimals, lo, decimals, hi))
 
 
@@ -95,7 +96,7 @@ def chart(svg, title):
         ax.set_xlim(left=0)
         ax.set_title('%s: ns per event recorded' % w, fontsize=10, loc='left')
         ax.grid(axis='x', alpha=0.3)
-    axes[-1, 0].set_xlabel('ns per event (dots: rounds; red: median; grey: 95% interval)')
+    axes[-1, 0].set_xlabel('ns per event (dots: rounds; red: median; grey: interval, 95% bootstrap or under 7 rounds the range)')
     fig.suptitle(title, fontsize=10)
     fig.tight_layout()
     fig.savefig(svg)

@@ -202,12 +202,14 @@ static __always_inline void bench_write(enum bench_impl impl,
  * The mark of make bench's instruction counter (tools/testing/insn: a
  * QEMU plugin writes every vCPU's instruction counts when a guest runs
  * it): nopw 0x474e5254(%rax,%rax,1), a NOP otherwise. Around each loop,
- * so that the count between two marks is the loop's.
+ * so that the count between two marks is the loop's. Its tag, %rax, is
+ * 0: the storm's runs (tags from 1) are told apart from these.
  */
 static __always_inline void bench_insn_mark(void)
 {
 #ifdef CONFIG_X86_64
-	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47" : : : "memory");
+	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47"
+		     : : "a"(0UL) : "memory");
 #endif
 }
 

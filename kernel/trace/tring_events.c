@@ -365,70 +365,78 @@ static __always_inline void tring_write_##name(proto)			\
 #undef TRING_TP_EVENT
 
 /*
- * The statedump's events, for tring_statedump.c. Like every write, each
- * reserves and commits on one CPU: preemption is off in between.
+ * tring_record_<name>(args): the event written, out of line. Like every
+ * write, it reserves and commits on one CPU: preemption is off in
+ * between, whatever the caller's context (from 6.13 system call
+ * tracepoints run preemptible).
  */
+#define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
+static noinline void tring_record_##name(proto)			\
+{									\
+	preempt_disable_notrace();					\
+	tring_write_##name(args);					\
+	preempt_enable_notrace();					\
+}
+
+#define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
+	TRING_MOD_EVENT(grp, name, PARAMS(proto), PARAMS(args), __VA_ARGS__)
+
+#include "tring_event_table.h"
+#undef TRING_MOD_EVENT
+#undef TRING_TP_EVENT
+
+/* The statedump's events, for tring_statedump.c. */
 void tring_sd_write_start(void)
 {
-	preempt_disable_notrace();
-	tring_write_lttng_statedump_start();
-	preempt_enable_notrace();
+	tring_record_lttng_statedump_start();
 }
 
 void tring_sd_write_process(struct task_struct *p,
 			    const struct tring_sd_ids *ids, int type,
 			    int status)
 {
-	preempt_disable_notrace();
-	tring_write_lttng_statedump_process_state(p, ids, type, status);
-	preempt_enable_notrace();
+	tring_record_lttng_statedump_process_state(p, ids, type, status);
 }
 
 void tring_sd_write_interrupt(unsigned int irq, const char *chip,
 			      const char *action)
 {
-	preempt_disable_notrace();
-	tring_write_lttng_statedump_interrupt(irq, chip, action);
-	preempt_enable_notrace();
+	tring_record_lttng_statedump_interrupt(irq, chip, action);
 }
 
 void tring_sd_write_block_device(u32 dev, const char *name)
 {
-	preempt_disable_notrace();
-	tring_write_lttng_statedump_block_device(dev, name);
-	preempt_enable_notrace();
+	tring_record_lttng_statedump_block_device(dev, name);
 }
 
 void tring_sd_write_end(void)
 {
-	preempt_disable_notrace();
-	tring_write_lttng_statedump_end();
-	preempt_enable_notrace();
+	tring_record_lttng_statedump_end();
 }
 
 /*
  * tring_trace_<name>(args): write the event unless process tracking
  * (tring_track.h) leaves it out. It is about the tasks its tf_track()
- * names, or about current. Preemption is off from the tracking check to
- * the commit, whatever the tracepoint guarantees (from 6.13 system call
- * tracepoints run preemptible).
+ * names, or about current. The tracking check comes first, in the
+ * probe itself: an event left out costs that check alone (for current,
+ * one per-CPU load), not the writer's stack frame.
  */
 #define tf_integer(type, f, e)
 #define tf_comm(f, t)
 #define tf_text(f, n, e)
 #define tf_string(f, e)
 #define tf_none()
-#define tf_track(a, b)		(tk_a = (a), tk_b = (b)),
+#define tf_track(a, b)		(tk_a = (a), tk_b = (b), tk_two = true),
 #define TRING_MOD_EVENT(grp, name, proto, args, ...)			\
 static __always_inline void tring_trace_##name(proto)			\
 {									\
-	const struct task_struct *tk_a = current, *tk_b = NULL;	\
+	const struct task_struct *tk_a = NULL, *tk_b = NULL;		\
+	bool tk_two = false;						\
 									\
 	(void)(__VA_ARGS__ 0);						\
-	preempt_disable_notrace();					\
-	if (!tring_track_skip(tk_a, tk_b))				\
-		tring_write_##name(args);				\
-	preempt_enable_notrace();					\
+	if (tk_two ? !tring_track_skip(tk_a, tk_b) :			\
+		     !tring_track_skip_current())			\
+		tring_record_##name(args);				\
 }
 
 #define TRING_TP_EVENT(grp, name, tp, proto, args, ...)		\
@@ -932,27 +940,36 @@ out:
 static DECLARE_BITMAP(tring_sys_on, TRING_NR_SYSCALLS);
 static bool tring_sys_all;
 
-static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+/* A call tring_probe_sys_enter() records: its arguments, the event. */
+static noinline void tring_sys_record(struct pt_regs *regs, long id,
+				      bool known)
 {
 	unsigned long args[6];
-	bool known = id >= 0 && id < TRING_NR_SYSCALLS &&
-		     !in_compat_syscall() &&
-		     tring_builtin_events[TRING_EV_SYS_FIRST -
-					  TRING_ID_FIRST_EVENT + id].name;
 
-	if (known ? !test_bit(id, tring_sys_on) : !READ_ONCE(tring_sys_all))
-		return;
-	if (tring_track_skip(current, NULL))
-		return;
 	syscall_get_arguments(current, regs, args);
 	if (known) {
 		tring_sys_entry(id, args);
 		return;
 	}
-	/* As in tring_trace_<name>(): one section to the commit. */
-	preempt_disable_notrace();
-	tring_write_sys_unknown(id, args);
-	preempt_enable_notrace();
+	tring_record_sys_unknown(id, args);
+}
+
+/*
+ * The checks that leave a call out come first and take no stack frame
+ * of their own: tracking, then the call's own enable.
+ */
+static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
+{
+	bool known;
+
+	if (tring_track_skip_current())
+		return;
+	known = id >= 0 && id < TRING_NR_SYSCALLS && !in_compat_syscall() &&
+		tring_builtin_events[TRING_EV_SYS_FIRST -
+				     TRING_ID_FIRST_EVENT + id].name;
+	if (known ? !test_bit(id, tring_sys_on) : !READ_ONCE(tring_sys_all))
+		return;
+	tring_sys_record(regs, id, known);
 }
 
 /**

@@ -33,6 +33,19 @@
  * context, NMI included, test bits of the map they find under
  * rcu_read_lock_sched; it is freed after a grace period once
  * unpublished.
+ *
+ * Events about the current task test a per-CPU flag instead,
+ * tring_track_out: whether the task running on the CPU is outside the
+ * set. Each CPU writes its own: its sched_switch probe, for the task it
+ * switches to (in __schedule(), preemption and interrupts off), and
+ * tring_track_refresh_cpu(), run on every CPU by IPI after a write
+ * changed the set (interrupts off). Its event writers read it, in any
+ * context; a read on the CPU sees the value for the task running there
+ * then (a bool, written and read whole). Before the key goes on, the
+ * starter sets every CPU's flag (no reader consults it while the key
+ * is off), so that an empty set records nothing. A CPU that comes
+ * online keeps its flag from when it went offline (its idle task's,
+ * outside any set) until its first switch.
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
@@ -68,12 +81,21 @@
 #define TRING_TRACK_FORK_PRIO	(TRACEPOINT_DEFAULT_PRIO + 1)
 
 DEFINE_STATIC_KEY_FALSE(tring_track_key);
+DEFINE_PER_CPU(bool, tring_track_out);	/* see above */
 
 static DEFINE_MUTEX(tring_track_lock);
 static unsigned long __rcu *tring_track_map;	/* see above */
 /* Written with WRITE_ONCE() under the lock, read by the fork probe. */
 static bool tring_track_follow;
 static struct tracepoint *tring_track_tp_fork;
+static struct tracepoint *tring_track_tp_switch;
+
+/* Whether @t's process is outside the set @map (NULL: no set). */
+static bool tring_track_out_of(const unsigned long *map,
+			       const struct task_struct *t)
+{
+	return !map || !test_bit(t->tgid, map);
+}
 
 /**
  * tring_track_reject - the tracking check, out of line
@@ -126,17 +148,50 @@ static void tring_track_fork(void *data, struct task_struct *parent,
 		clear_bit(child->tgid, map);
 }
 
-/* Attach or detach the fork probe; under tring_track_lock. */
+/* The CPU switches to @next: its flag becomes @next's. */
+static void tring_track_switch(void *data, bool preempt,
+			       struct task_struct *prev,
+			       struct task_struct *next,
+			       unsigned int prev_state)
+{
+	this_cpu_write(tring_track_out,
+		       tring_track_out_of(rcu_dereference_sched(tring_track_map),
+					  next));
+}
+
+/* By IPI after the set changed: the flag for the task running here. */
+static void tring_track_refresh_cpu(void *unused)
+{
+	this_cpu_write(tring_track_out,
+		       tring_track_out_of(rcu_dereference_sched(tring_track_map),
+					  current));
+}
+
+/* Attach or detach the fork and switch probes; under tring_track_lock. */
 static int tring_track_probes(bool on)
 {
+	int ret;
+
 	if (!on) {
+		tracepoint_probe_unregister(tring_track_tp_switch,
+					    tring_track_switch, NULL);
 		tracepoint_probe_unregister(tring_track_tp_fork,
 					    tring_track_fork, NULL);
 		return 0;
 	}
-	return tracepoint_probe_register_prio(tring_track_tp_fork,
-					      tring_track_fork, NULL,
-					      TRING_TRACK_FORK_PRIO);
+	ret = tracepoint_probe_register_prio(tring_track_tp_fork,
+					     tring_track_fork, NULL,
+					     TRING_TRACK_FORK_PRIO);
+	if (ret)
+		return ret;
+	/* Before any event probe of the switch, as the fork probe. */
+	ret = tracepoint_probe_register_prio(tring_track_tp_switch,
+					     tring_track_switch, NULL,
+					     TRING_TRACK_FORK_PRIO);
+	if (ret)
+		tracepoint_probe_unregister(tring_track_tp_fork,
+					    tring_track_fork, NULL);
+	return ret;
 }
 
 /*
@@ -146,7 +201,7 @@ static int tring_track_probes(bool on)
 static int tring_track_start(void)
 {
 	unsigned long *map;
-	int ret;
+	int cpu, ret;
 
 	map = vzalloc(BITS_TO_LONGS(PID_MAX_LIMIT) * sizeof(long));
 	if (!map)
@@ -156,6 +211,8 @@ static int tring_track_start(void)
 	 * rcu_dereference_sched() in tring_track_reject() and the probes.
 	 */
 	rcu_assign_pointer(tring_track_map, map);
+	for_each_possible_cpu(cpu)
+		per_cpu(tring_track_out, cpu) = true;
 	ret = tring_track_probes(true);
 	if (ret)
 		goto unpublish;
@@ -297,6 +354,12 @@ static int tring_track_apply(struct task_struct **tasks, int n, bool replace)
 	}
 	for (i = 0; i < n; i++)
 		tring_track_add(map, tasks[i]);
+	/*
+	 * Every CPU's flag for the task it runs, as the set now is: the IPI
+	 * (its call-function queue's full barriers) orders the bits set and
+	 * cleared above before the handler's test_bit().
+	 */
+	on_each_cpu(tring_track_refresh_cpu, NULL, 1);
 	ret = 0;
 free_tgids:
 	kfree(tgids);
@@ -455,14 +518,17 @@ static void tring_track_find_tp(struct tracepoint *tp, void *priv)
 {
 	if (!strcmp(tp->name, "sched_process_fork"))
 		tring_track_tp_fork = tp;
+	else if (!strcmp(tp->name, "sched_switch"))
+		tring_track_tp_switch = tp;
 }
 
 /**
  * tring_track_init - create the tracking files
  * @root: /sys/kernel/debug/tring.
  *
- * Without the fork tracepoint, with the prototype the probe has,
- * tracking is left out with a message: the files are not made.
+ * Without the fork and switch tracepoints, with the prototypes the
+ * probes have, tracking is left out with a message: the files are not
+ * made.
  *
  * Return: 0 or -errno from debugfs.
  */
@@ -471,11 +537,15 @@ int tring_track_init(struct dentry *root)
 	struct dentry *dir, *f;
 
 	for_each_kernel_tracepoint(tring_track_find_tp, NULL);
-	if (!tring_track_tp_fork ||
+	if (!tring_track_tp_fork || !tring_track_tp_switch ||
 	    !TRING_PROTO_OK(sched_process_fork,
 			    PARAMS(struct task_struct *parent,
-				   struct task_struct *child))) {
-		pr_info("process tracking left out: sched_process_fork differs in this kernel\n");
+				   struct task_struct *child)) ||
+	    !TRING_PROTO_OK(sched_switch,
+			    PARAMS(bool preempt, struct task_struct *prev,
+				   struct task_struct *next,
+				   unsigned int prev_state))) {
+		pr_info("process tracking left out: sched_process_fork or sched_switch differs in this kernel\n");
 		return 0;
 	}
 	dir = debugfs_create_dir("tracking", root);

@@ -9,12 +9,19 @@
 #define _TRING_TRACK_H
 
 #include <linux/jump_label.h>
+#include <linux/percpu.h>
 #include <linux/sched.h>
 
 struct dentry;
 
 /* On while a set is in force: the only cost of tracking when it is off. */
 DECLARE_STATIC_KEY_FALSE(tring_track_key);
+
+/*
+ * Per CPU, while a set is in force: true if the task running there is
+ * not in it (tring_track.c states who writes it and when).
+ */
+DECLARE_PER_CPU(bool, tring_track_out);
 
 bool tring_track_reject(const struct task_struct *a,
 			const struct task_struct *b);
@@ -25,15 +32,35 @@ bool tring_track_reject(const struct task_struct *a,
  * @b: a second task it names (the next task of a switch, the task woken),
  *	or NULL. The event is kept if either task is tracked.
  *
- * Safe in any context, NMI included; allocates and locks nothing.
+ * An event about current alone costs one per-CPU load: what the CPU's
+ * last context switch (or the last change of the set) found for the
+ * task running there. Safe in any context, NMI included; allocates and
+ * locks nothing.
  *
  * Return: true if the event must not be recorded.
  */
 static __always_inline bool tring_track_skip(const struct task_struct *a,
 					     const struct task_struct *b)
 {
+	if (!static_branch_unlikely(&tring_track_key))
+		return false;
+	if (!b && a == current)
+		return this_cpu_read(tring_track_out);
+	return tring_track_reject(a, b);
+}
+
+/**
+ * tring_track_skip_current - is an event about current alone left out?
+ *
+ * tring_track_skip(current, NULL) without its call of the bitmap's test
+ * on any path: a probe that calls nothing else keeps no registers.
+ *
+ * Return: true if the event must not be recorded.
+ */
+static __always_inline bool tring_track_skip_current(void)
+{
 	return static_branch_unlikely(&tring_track_key) &&
-	       tring_track_reject(a, b);
+	       this_cpu_read(tring_track_out);
 }
 
 int tring_track_init(struct dentry *root);

@@ -25,7 +25,10 @@
  * Prints one line: "ns <elapsed> cpu_ns <user+sys of the workload and its
  * children>", to standard output or, when STORM_OUT names a file, there
  * (so a recorder that runs storm can keep its own output apart). CMD's
- * own standard output goes to /dev/null.
+ * own standard output goes to /dev/null. When STORM_MARK is a number,
+ * storm runs the instruction counter's mark (tools/testing/insn) with it
+ * as the tag just after it starts its clock and just before it stops
+ * it, and adds "mark TAG" to the line.
  */
 #include <errno.h>
 #include <sched.h>
@@ -37,6 +40,16 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
+
+#include "../insn/tring_insn_mark.h"
+
+/* What a workload adds to the line. */
+struct storm_result {
+	unsigned long long calls;
+	unsigned int pct[3];
+	int paced;
+	int latency;
+};
 
 static unsigned long long now_ns(void)
 {
@@ -247,7 +260,8 @@ static void usage(FILE *f)
 		"       storm paced RATE MS | latency N\n"
 		"Runs a fixed amount of work and prints \"ns ELAPSED cpu_ns CPU\"\n"
 		"(the workload's and its children's user+sys time), to the file\n"
-		"STORM_OUT names if set.\n"
+		"STORM_OUT names if set. STORM_MARK=TAG: the instruction counter's\n"
+		"mark (tools/testing/insn) with TAG around the work; adds \"mark TAG\".\n"
 		"  syscall N [all]  N getppid() calls on CPU 0, or on each CPU at once\n"
 		"  pingpong N [apart]  a byte passed back and forth N times through\n"
 		"                   pipes by two processes on CPU 0 (apart: on CPU 0\n"
@@ -260,13 +274,38 @@ static void usage(FILE *f)
 		"                   \"p50 N p99 N p999 N\" (ns per call)\n");
 }
 
+/* Runs the workload argv names; 2 for a usage error. */
+static int storm_workload(int argc, char **argv, struct storm_result *res)
+{
+	unsigned long n = strtoul(argv[2], NULL, 0);
+
+	if (!strcmp(argv[1], "syscall"))
+		storm_syscall(n, argc > 3 && !strcmp(argv[3], "all"));
+	else if (!strcmp(argv[1], "pingpong"))
+		storm_pingpong(n, argc > 3 && !strcmp(argv[3], "apart"));
+	else if (!strcmp(argv[1], "forkexec"))
+		storm_forkexec(n, "/proc/self/exe");
+	else if (!strcmp(argv[1], "run"))
+		storm_run(argv + 2);
+	else if (!strcmp(argv[1], "latency")) {
+		res->latency = 1;
+		storm_latency(n, res->pct);
+	} else if (!strcmp(argv[1], "paced") && argc == 4) {
+		res->paced = 1;
+		res->calls = storm_paced(n, strtoul(argv[3], NULL, 0));
+	} else {
+		return 2;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
-	unsigned long long t0, t1, calls = 0;
-	unsigned int pct[3];
+	struct storm_result res = { 0 };
+	const char *mark = getenv("STORM_MARK");
+	unsigned long tag = mark ? strtoul(mark, NULL, 0) : 0;
+	unsigned long long t0, t1;
 	struct rusage ru;
-	unsigned long n;
-	int paced = 0, latency = 0;
 
 	if (argc == 2 && !strcmp(argv[1], "exit"))
 		return 0;
@@ -278,26 +317,15 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return 2;
 	}
-	n = strtoul(argv[2], NULL, 0);
 	t0 = now_ns();
-	if (!strcmp(argv[1], "syscall"))
-		storm_syscall(n, argc > 3 && !strcmp(argv[3], "all"));
-	else if (!strcmp(argv[1], "pingpong"))
-		storm_pingpong(n, argc > 3 && !strcmp(argv[3], "apart"));
-	else if (!strcmp(argv[1], "forkexec"))
-		storm_forkexec(n, "/proc/self/exe");
-	else if (!strcmp(argv[1], "run"))
-		storm_run(argv + 2);
-	else if (!strcmp(argv[1], "latency")) {
-		latency = 1;
-		storm_latency(n, pct);
-	} else if (!strcmp(argv[1], "paced") && argc == 4) {
-		paced = 1;
-		calls = storm_paced(n, strtoul(argv[3], NULL, 0));
-	} else {
+	if (mark)
+		tring_insn_mark_tag(tag);
+	if (storm_workload(argc, argv, &res)) {
 		usage(stderr);
 		return 2;
 	}
+	if (mark)
+		tring_insn_mark_tag(tag);
 	t1 = now_ns();
 	getrusage(RUSAGE_CHILDREN, &ru);
 	if (getenv("STORM_OUT") && !freopen(getenv("STORM_OUT"), "w", stdout))
@@ -305,10 +333,12 @@ int main(int argc, char **argv)
 	printf("ns %llu cpu_ns %llu", t1 - t0,
 	       (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1000000000ULL +
 	       (ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) * 1000ULL);
-	if (paced)
-		printf(" calls %llu", calls);
-	if (latency)
-		printf(" p50 %u p99 %u p999 %u", pct[0], pct[1], pct[2]);
+	if (res.paced)
+		printf(" calls %llu", res.calls);
+	if (res.latency)
+		printf(" p50 %u p99 %u p999 %u", res.pct[0], res.pct[1], res.pct[2]);
+	if (mark)
+		printf(" mark %lu", tag);
 	printf("\n");
 	return 0;
 }

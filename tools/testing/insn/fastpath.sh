@@ -42,7 +42,7 @@ TRING_VM_QEMU_ARGS="-plugin $B/insn/libtring_insn.so,out=$out/insn.log" \
 # kernel count.
 awk -v impls="$impls" -v sizes="$sizes" -v payloads="$payloads" '
 	BEGIN { ni = split(impls, I, " "); ns = split(sizes, S, " "); np = split(payloads, P, " ") }
-	$1 == "mark" { k[$2] = $4 }
+	$1 == "mark" { k[$2] = $5 }
 	END {
 		for (i = 1; i <= ni; i++)
 			for (p = 1; p <= np; p++) {

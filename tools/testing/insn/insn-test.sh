@@ -5,7 +5,8 @@
 # insn_loop runs 1 and then 2 million iterations of its two-instruction
 # loop between two marks; the second run's user instructions between
 # its marks must exceed the first's by exactly 2,000,000, each pair of
-# marks on one vCPU. Prints TAP.
+# marks on one vCPU; each mark carries its run's iteration count as its
+# tag (%rax). Prints TAP.
 #
 # usage: insn-test.sh OUTDIR
 
@@ -29,11 +30,14 @@ TRING_VM_QEMU_ARGS="-plugin $B/insn/libtring_insn.so,out=$log" \
 tap_ok $? "insn: the guest ran both loops, 4 marks ($(grep -c '^mark ' "$log" 2>/dev/null))"
 # The user instructions between marks 2N and 2N+1, on the vCPU of both.
 delta() {
-	awk -v a="$1" -v b="$(($1 + 1))" '$1 == "mark" && $2 == a { v = $3; u = $(5 + 2 * v) }
+	awk -v a="$1" -v b="$(($1 + 1))" '$1 == "mark" && $2 == a { v = $3; u = $(6 + 2 * v) }
 		$1 == "mark" && $2 == b { if ($3 != v) { print "moved"; exit }
-			print $(5 + 2 * v) - u; exit }' "$log"
+			print $(6 + 2 * v) - u; exit }' "$log"
 }
 d1=$(delta 0) d2=$(delta 2)
 [ "$d1" != moved ] && [ "$d2" != moved ] && [ $((d2 - d1)) = 2000000 ] 2>/dev/null
 tap_ok $? "insn: 1 and 2 million iterations: $d1 and $d2 user instructions between the marks, $((d2 - d1)) apart (want 2000000)"
+tags=$(awk '$1 == "mark" { printf "%s%s", sep, $4; sep = " " }' "$log")
+[ "$tags" = "1000000 1000000 2000000 2000000" ]
+tap_ok $? "insn: each mark carries its run's tag from %rax ($tags)"
 tap_end

@@ -3,7 +3,8 @@
  * The instruction counter's own test (insn-test.sh): the mark, N
  * iterations of a two-instruction loop, the mark. Between the marks the
  * vCPU runs 2 * N user instructions and a few of the loop's setup, so
- * two runs' counts differ by exactly 2 * (N2 - N1).
+ * two runs' counts differ by exactly 2 * (N2 - N1). Both marks carry N
+ * as their tag.
  *
  * usage: insn_loop N
  */
@@ -22,8 +23,8 @@ int main(int argc, char **argv)
 
 	if (!n)
 		return 2;
-	tring_insn_mark();
+	tring_insn_mark_tag(n);
 	spin(n);
-	tring_insn_mark();
+	tring_insn_mark_tag(n);
 	return 0;
 }

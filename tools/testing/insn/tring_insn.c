@@ -8,19 +8,23 @@
  *
  * a NOP anywhere else. A line per mark, in the order the marks ran:
  *
- *	mark SEQ VCPU K0 U0 K1 U1 ...
+ *	mark SEQ VCPU TAG K0 U0 K1 U1 ...
  *
- * (SEQ from 0, VCPU the one that ran it, Kn/Un vCPU n's kernel and user
- * instructions so far, the mark itself counted). A workload that runs
- * the mark before and after what it measures gets that part's exact
- * instruction count on every vCPU from two lines.
+ * (SEQ from 0, VCPU the one that ran it, TAG the value of %rax when it
+ * ran (the workload's name for what it measures: tring_insn_mark.h),
+ * Kn/Un vCPU n's kernel and user instructions so far, the mark itself
+ * counted). A workload that runs the mark before and after what it
+ * measures gets that part's exact instruction count on every vCPU from
+ * two lines.
  *
  * usage: qemu-system-x86_64 ... -plugin PATH/libtring_insn.so,out=FILE
  *
  * Concurrency: the counters are QEMU's per-vCPU scoreboard, each slot
  * written inline by its own vCPU's thread only; a mark reads the other
  * vCPUs' slots while they may run (a count read that way is as of some
- * instant during the read). Lines are written under out_lock.
+ * instant during the read). Lines are written under out_lock. rax_reg
+ * is written once per vCPU at its initialisation (all vCPUs of one
+ * target share the handle) and read at marks.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -45,6 +49,7 @@ static qemu_plugin_u64 kernel_insns, user_insns;
 static FILE *out;
 static GMutex out_lock;
 static uint64_t seq;
+static struct qemu_plugin_register *rax_reg;
 
 /* x86-64: the kernel's half of the address space. */
 static bool is_kernel(uint64_t vaddr)
@@ -52,13 +57,32 @@ static bool is_kernel(uint64_t vaddr)
 	return vaddr >= 0xffff800000000000ULL;
 }
 
+/* The mark's tag: %rax, little-endian; 0 if it cannot be read. */
+static uint64_t mark_tag(void)
+{
+	GByteArray *buf;
+	uint64_t tag = 0;
+	int len;
+
+	if (!rax_reg)
+		return 0;
+	buf = g_byte_array_new();
+	len = qemu_plugin_read_register(rax_reg, buf);
+	if (len > 0 && (size_t)len <= sizeof(tag))
+		for (int i = len - 1; i >= 0; i--)
+			tag = tag << 8 | buf->data[i];
+	g_byte_array_free(buf, TRUE);
+	return tag;
+}
+
 static void on_mark(unsigned int vcpu, void *udata)
 {
 	int i, n = qemu_plugin_num_vcpus();
+	uint64_t tag = mark_tag();
 
 	(void)udata;
 	g_mutex_lock(&out_lock);
-	fprintf(out, "mark %" PRIu64 " %u", seq++, vcpu);
+	fprintf(out, "mark %" PRIu64 " %u %" PRIu64, seq++, vcpu, tag);
 	for (i = 0; i < n; i++)
 		fprintf(out, " %" PRIu64 " %" PRIu64,
 			qemu_plugin_u64_get(kernel_insns, i),
@@ -90,8 +114,27 @@ static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 			QEMU_PLUGIN_INLINE_ADD_U64, k ? kernel_insns : user_insns, 1);
 		if (is_mark(insn))
 			qemu_plugin_register_vcpu_insn_exec_cb(insn, on_mark,
-				QEMU_PLUGIN_CB_NO_REGS, NULL);
+				QEMU_PLUGIN_CB_R_REGS, NULL);
 	}
+}
+
+/* Finds %rax among the vCPU's registers (the gdbstub's names). */
+static void on_vcpu_init(qemu_plugin_id_t id, unsigned int vcpu)
+{
+	GArray *regs = qemu_plugin_get_registers();
+	guint i;
+
+	(void)id;
+	(void)vcpu;
+	for (i = 0; regs && i < regs->len; i++) {
+		qemu_plugin_reg_descriptor *d =
+			&g_array_index(regs, qemu_plugin_reg_descriptor, i);
+
+		if (!strcmp(d->name, "rax"))
+			rax_reg = d->handle;
+	}
+	if (regs)
+		g_array_free(regs, TRUE);
 }
 
 static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
@@ -125,6 +168,7 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	score = qemu_plugin_scoreboard_new(sizeof(struct counts));
 	kernel_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counts, kernel);
 	user_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counts, user);
+	qemu_plugin_register_vcpu_init_cb(id, on_vcpu_init);
 	qemu_plugin_register_vcpu_tb_trans_cb(id, on_translate);
 	qemu_plugin_register_atexit_cb(id, on_qemu_exit, NULL);
 	return 0;

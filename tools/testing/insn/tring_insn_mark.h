@@ -6,10 +6,19 @@
 #ifndef TRING_INSN_MARK_H
 #define TRING_INSN_MARK_H
 
-/* nopw 0x474e5254(%rax,%rax,1): "TRNG" as its displacement. */
+/*
+ * nopw 0x474e5254(%rax,%rax,1): "TRNG" as its displacement; %rax holds
+ * TAG, which the plugin writes with the counts.
+ */
+static inline void tring_insn_mark_tag(unsigned long tag)
+{
+	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47"
+		     : : "a"(tag) : "memory");
+}
+
 static inline void tring_insn_mark(void)
 {
-	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47" : : : "memory");
+	tring_insn_mark_tag(0);
 }
 
 #endif

@@ -59,10 +59,11 @@ echo 0 >/sys/kernel/tracing/options/record-cmd 2>/dev/null
 
 # The implementations, rotated to start at the Nth.
 rotated() {
-	local n=$1 i=0 first="" rest="" impl
+	local n=$1 i=0 first="" rest="" impl cnt
 
+	cnt=$(echo $IMPLS | wc -w)
 	for impl in $IMPLS; do
-		if [ $((i % 6)) -lt $((n % 6)) ]; then
+		if [ $((i % cnt)) -lt $((n % cnt)) ]; then
 			rest="$rest $impl"
 		else
 			first="$first $impl"
@@ -217,14 +218,16 @@ sustain_ftrace() {
 #   generic IMPL ns_per_event X calls N round R
 #   generic_all enable_ms X disable_ms X events N cpus N mem_kib X
 GEN_CALLS=${GEN_CALLS:-100000}
-uptime_cs() {
-	sed 's/^\([0-9]*\)\.\([0-9]*\) .*/\1\2/' /proc/uptime
+# The monotonic clock in ns (/proc/uptime counts only centiseconds).
+now_ns() {
+	sed -n 's/^now at \([0-9]*\) nsecs$/\1/p' /proc/timer_list
 }
-dd_cs() {
-	local t0=$(uptime_cs)
+# dd_ns: dd's GEN_CALLS read() and write() calls, timed
+dd_ns() {
+	local t0=$(now_ns)
 
 	dd if=/dev/zero of=/dev/null bs=1 count=$((GEN_CALLS / 2)) 2>/dev/null
-	echo $(($(uptime_cs) - t0))
+	echo $(($(now_ns) - t0))
 }
 generic_on() {
 	case $1 in
@@ -234,7 +237,7 @@ generic_on() {
 	esac
 }
 generic_side() {
-	local r impl base t t0 t1 m0 m1 on
+	local r impl t t_none t_generic t_handwritten t_ftrace t0 t1 t0b m0 m1 on
 
 	# The kernel's events, offered as generic events (tring.rst).
 	cat /sys/kernel/tracing/available_events >$T/events/generic_events
@@ -244,26 +247,30 @@ generic_side() {
 	echo 1024 >$T/buffer_size_kb
 	echo 1 >$T/overwrite
 	echo 1 >/sys/kernel/tracing/tracing_on
+	# Each round rotates the order (no tracing and each implementation),
+	# so no run is always first; a traced run is over its round's none.
 	for r in $(seq "$ROUNDS"); do
-		base=$(dd_cs)
-		for impl in generic handwritten ftrace; do
+		for impl in $(IMPLS="none generic handwritten ftrace" rotated "$r"); do
 			generic_on $impl 1
-			t=$(dd_cs)
+			eval "t_$impl=$(dd_ns)"
 			generic_on $impl 0
-			echo "generic $impl ns_per_event $(((t - base) * 10000000 / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
 		done
-		echo "generic none ns_per_event $((base * 10000000 / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
+		for impl in generic handwritten ftrace; do
+			eval "t=\$t_$impl"
+			echo "generic $impl ns_per_event $(((t - t_none) / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
+		done
+		echo "generic none ns_per_event $((t_none / GEN_CALLS)) calls $GEN_CALLS round $r" >>$OUT
 	done
 	echo >/sys/kernel/tracing/trace
 	m0=$(($(sed -n 's/^Slab: *//p; s/^Percpu: *//p' /proc/meminfo | tr -d 'kB ' | tr '\n' '+')0))
-	t0=$(uptime_cs)
+	t0=$(now_ns)
 	echo 1 >$T/events/generic_enable
-	t1=$(uptime_cs)
+	t1=$(now_ns)
 	m1=$(($(sed -n 's/^Slab: *//p; s/^Percpu: *//p' /proc/meminfo | tr -d 'kB ' | tr '\n' '+')0))
 	on=$(cat $T/events/*/*/enable | grep -c 1)
-	t=$(uptime_cs)
+	t0b=$(now_ns)
 	echo 0 >$T/events/generic_enable
-	echo "generic_all enable_ms $(((t1 - t0) * 10)) disable_ms $((($(uptime_cs) - t) * 10)) events $on cpus $(grep -c ^processor /proc/cpuinfo) mem_kib $((m1 - m0))" >>$OUT
+	echo "generic_all enable_ms $(((t1 - t0) / 1000000)) disable_ms $((($(now_ns) - t0b) / 1000000)) events $on cpus $(grep -c ^processor /proc/cpuinfo) mem_kib $((m1 - m0))" >>$OUT
 }
 
 # Choosing what is recorded (tracking/pid, filter files): what an event
@@ -275,16 +282,6 @@ generic_side() {
 # events, fd == 99 on sys_read and sys_write). Interleaved rounds.
 #   select IMPL ns_per_event X calls N round R
 TR=/sys/kernel/tracing
-# The monotonic clock in ns (/proc/uptime counts only centiseconds).
-now_ns() {
-	sed -n 's/^now at \([0-9]*\) nsecs$/\1/p' /proc/timer_list
-}
-dd_ns() {
-	local t0=$(now_ns)
-
-	dd if=/dev/zero of=/dev/null bs=1 count=$((GEN_CALLS / 2)) 2>/dev/null
-	echo $(($(now_ns) - t0))
-}
 # dd's calls, read and write: tring's filter of each (0: none).
 select_sys_filter() {
 	echo "$1" >$T/events/syscalls/sys_read/filter

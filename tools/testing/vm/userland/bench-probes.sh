@@ -41,6 +41,7 @@
 #
 #   info KEY VALUE...
 #   probe ROUND TRACER ns N calls N events N|- lost N missed N|- trace_events N|-
+#	mark TAG (the run's marks, when the host's QEMU counts instructions)
 #   probe - TRACER unsupported REASON...
 #   probe ROUND TRACER FAILED
 #
@@ -80,6 +81,9 @@ mount -t tmpfs tmpfs /dev/shm
 S=/dev/shm/bin
 mkdir -p $S /dev/shm/mod
 cp "$TOOLS/tring-record" $S/
+# The instruction counter's mark (tools/testing/insn), when the host's
+# QEMU counts: INSNTOOLS in /results/env.
+[ -z "${INSNTOOLS:-}" ] || cp "$INSNTOOLS/insn_mark" $S/
 cp "$MODDIR"/tring.ko "$MODDIR"/tring_test.ko /dev/shm/mod/
 mount -t tmpfs tmpfs /tmp
 mount -t tmpfs tmpfs /run
@@ -153,12 +157,18 @@ fi
 
 # --- Helpers -------------------------------------------------------------------
 # calls: CALLS calls of the function from one write, on CPU 0, at nice 0;
-# prints the write's time in ns (bash's clock, no fork inside the timing)
+# prints the write's time in ns (bash's clock, no fork inside the timing).
+# With the instruction counter, the run's tag (mark_seq) is marked just
+# before and after the timed span (insn_mark: a fork and exec on each
+# side, the same in every run, which the untraced run's count takes out).
 calls() {
-	taskset -c 0 nice -n 0 bash -c 't0=${EPOCHREALTIME/./}
+	local m=:
+	[ ! -x $S/insn_mark ] || m=$S/insn_mark
+	taskset -c 0 nice -n 0 bash -c '"$2" "$3"; t0=${EPOCHREALTIME/./}
 		echo "$1 7 fast" >'"$T"'/test/probe || exit 1
 		t1=${EPOCHREALTIME/./}
-		echo $(((t1 - t0) * 1000))' calls "$CALLS"
+		"$2" "$3"
+		echo $(((t1 - t0) * 1000))' calls "$CALLS" "$m" "$mark_seq"
 }
 
 # rec_start LOG CMD...: start a recorder in the background; rec_pid
@@ -408,10 +418,12 @@ rotated() {
 
 # one ROUND TRACER: one run, one result line; with CHECK=1 the trace
 # read back in round 1; a failed run's logs kept in /results
+mark_seq=0
 one() {
 	RB=0
 	[ "$1" = 1 ] && RB=$CHECK
 	ns='' events=- lost=- missed=- tev=-
+	mark_seq=$((mark_seq + 1))
 	up "round $1 $2"
 	sync
 	"run_${2//-/_}" "$1"
@@ -420,7 +432,7 @@ one() {
 		tail -n 20 /tmp/*.log /tmp/lttng.* >"$R/failed-$2-$1.log" 2>&1
 		return
 	fi
-	echo "probe $1 $2 ns $ns calls $CALLS events ${events:--} lost ${lost:--} missed ${missed:--} trace_events $tev" >>$OUT
+	echo "probe $1 $2 ns $ns calls $CALLS events ${events:--} lost ${lost:--} missed ${missed:--} trace_events $tev mark $mark_seq" >>$OUT
 	rm -rf $O
 }
 

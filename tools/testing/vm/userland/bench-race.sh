@@ -27,8 +27,10 @@
 #
 #   info KEY VALUE...
 #   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
-#	trace_lost N|- bytes N rec_rss_kb N rec_cpu_ns N kmem_kb N
-#	[getppid_calls N getppid_events ENTRIES EXITS] (EXACT=1)
+#	trace_lost N|- bytes N rec_rss_kb N rec_cpu_ns N rec_nice N|- kmem_kb N
+#	[getppid_calls N getppid_events ENTRIES EXITS] (EXACT=1) mark TAG
+#	(TAG: the storm's marks for the instruction counter, which the
+#	host's QEMU may run: tools/testing/insn; every kind's runs end so)
 #   race - - TRACER unsupported REASON...
 #   lat ROUND syscall-lat TRACER ns N cpu_ns N p50 N p99 N p999 N events N ...
 #	(the traced system call's own latency, each call timed)
@@ -302,10 +304,17 @@ hwm_kb() {
 	echo $s
 }
 
+# nice_of PID...: their nice values, each once, comma-separated
+nice_of() {
+	local p
+	for p in "$@"; do ps -o ni= -p "$p"; done | tr -d ' ' | sort -u | paste -sd, -
+}
+
 # rec_stop: Ctrl-C (SIGINT to the recorder and its children), wait; rcpu
 # is its CPU time, rss its resident size at the end.
 rec_stop() {
 	rss=$(hwm_kb "$rec_pid" $(pgrep -P "$rec_pid"))
+	rnice=$(nice_of "$rec_pid")
 	kill -INT $(pgrep -P "$rec_pid") "$rec_pid" 2>/dev/null
 	wait $rec_sub
 	rcpu=$(cat /tmp/rec.cpu 2>/dev/null || echo 0)
@@ -337,7 +346,9 @@ run_tring() {
 	# it under, for experiments; TRING_DEST where the trace goes
 	# (run_tring_net).
 	# shellcheck disable=SC2086
-	$TRING_WRAP tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS \
+	# --nice 0: every recorder at the same priority (trace-cmd, perf and
+	# LTTng's consumerd run at 0; tring-record's own default is -10).
+	$TRING_WRAP tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard --nice 0 $TRING_OPTS \
 		${TRING_DEST:--o $O} --summary $O/.tring-record.summary &
 	pid=$!
 	tring_recording $pid
@@ -346,6 +357,7 @@ run_tring() {
 	res=$(storm $(wl_args "$1"))
 	for e in $TRING_EVENTS; do echo 0 >$T/events/$e/enable; done
 	rss=$(hwm_kb $pid)
+	rnice=$(nice_of $pid)
 	kill -TERM $pid
 	wait $pid
 	s=$O/.tring-record.summary
@@ -414,6 +426,7 @@ run_lttng() {
 	cons=$(pidof lttng-consumerd)
 	# consumerd outlives the session: its size then.
 	rss=$(hwm_kb $cons)
+	rnice=$(nice_of $cons)
 	c1=$(cpu_of $cons)
 	lttng destroy >/dev/null 2>&1
 	rcpu=$((c1 - c0))
@@ -554,6 +567,7 @@ getppid_count() {
 	esac
 }
 
+mark_seq=0
 # one KIND ROUND WORKLOAD TRACER: one run, one result line. EXACT=1 (the
 # smoke run): the 1-CPU storm's getppid() events are also counted in the
 # trace, against the calls it made. RB: whether the trace is read back
@@ -567,21 +581,29 @@ one() {
 	case $1/$2 in
 	*/0 | lat/* | hb/*) RB=0 ;;
 	esac
-	res= rss=0
+	res= rss=0 rnice=-
 	up "$1 $2 $3 $4"
 	sync
 	k0=$(kmem) k1=
-	"run_${4//-/_}" "$3" "$2"
+	# The run's tag for the instruction counter (storm's STORM_MARK;
+	# the host's QEMU writes every vCPU's counts at its marks).
+	mark_seq=$((mark_seq + 1))
+	STORM_MARK=$mark_seq "run_${4//-/_}" "$3" "$2"
 	[ "$2" = 1 ] && cp /tmp/tc.log /tmp/perf.log /tmp/lttng.stop $R/ 2>/dev/null
 	if [ -z "$res" ]; then
 		echo "$1 $2 $3 $4 FAILED" >>$OUT
 		return
 	fi
-	local exact=
+	# storm's "mark TAG" last on the line: the fields before it keep
+	# their places.
+	local exact= mark=
+	case $res in
+	*" mark "*) mark=" mark ${res##* mark }" res=${res% mark *} ;;
+	esac
 	if [ "${EXACT:-0}" = 1 ] && [ "$RB" = 1 ] && [ "$3" = syscall-1cpu ] && [ "$4" != none ]; then
 		exact=" getppid_calls $(sz $SYSCALLS) getppid_events $(getppid_count "$4")"
 	fi
-	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu kmem_kb $((${k1:-$k0} - k0))$exact" >>$OUT
+	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu rec_nice ${rnice:--} kmem_kb $((${k1:-$k0} - k0))$exact$mark" >>$OUT
 	[ "$4" != perf ] || echo "throttle $1 $2 $3 ${throttled:-0}" >>$OUT
 	rm -rf $O
 }
@@ -765,7 +787,7 @@ alone_fill() {
 	rm -rf $O
 	# TRING_OPTS: more tring-record options, for experiments.
 	# shellcheck disable=SC2086
-	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard $TRING_OPTS -o $O &
+	tring-record -q -f -b "$BUFKB" -s "$SUBBUFKB" --discard --nice 0 $TRING_OPTS -o $O &
 	pid=$!
 	tring_recording $pid
 	echo "tring $ALONE 0" >$T/bench/fill

@@ -110,6 +110,25 @@ ok "$(grep -q 'id="rounds-tring"' "$out/race-6.1.svg" && grep -q 'id="rounds-per
 ok "$(grep -qE '^info perf_rate_start 100000000 \(perf_cpu_time_max_percent 0\)' "$f"; echo $?)" "perf ran unthrottled"
 ok "$(grep -q '^guest: threads ' "$out/race.txt"; echo $?)" "the table says how the guest ran"
 ok "$(python3 -m json.tool "$out/race.json" >/dev/null; echo $?)" "the JSON parses"
+# Every recorder at one priority (nice 0), as the table says.
+for t in tring lttng trace-cmd perf; do
+	ni=$(awk -v t="$t" '$1 == "race" && $4 == t { for (i = 5; i < NF; i++) if ($i == "rec_nice") print $(i + 1) }' "$f")
+	ok "$([ "$ni" = 0 ]; echo $?)" "$t: the recorder ran at nice 0 (${ni:-none})"
+done
+# The instruction counter: each run's two marks, its tag on its line,
+# and every tracer's instructions per event in the table and the JSON
+# (a number: with these tiny counts its value is noise; insn-test.sh
+# checks the counts themselves).
+m=$out/race-6.1/results/insn.txt
+runs=$(grep -c ' mark [1-9][0-9]*$' "$f")
+pairs=$(awk '$1 == "mark" { n[$4]++ } END { for (t in n) if (n[t] == 2) p++; print p + 0 }' "$m" 2>/dev/null)
+ok "$([ "$runs" -gt 30 ] && [ "$pairs" = "$runs" ]; echo $?)" "insn: every one of the $runs runs has its two marks ($pairs)"
+ok "$(/usr/bin/python3 -c 'import json, sys
+rows = [r for r in json.load(open(sys.argv[1]))["race"]
+        if r.get("workload") == "syscall-1cpu" and r.get("tracer") in ("tring", "lttng", "trace-cmd", "perf")]
+sys.exit(len(rows) != 4 or not all(isinstance(r["instructions_per_event"], float) for r in rows))' "$out/race.json"; echo $?)" \
+	"insn: the JSON's race rows carry every tracer's instructions_per_event"
+ok "$(grep -qE '^syscall-1cpu +tring +[-0-9.]+ .*\| +-?[0-9][0-9.]* ' "$out/race.txt"; echo $?)" "insn: the cost table has tring's instructions per event"
 # A cost below zero, as emulation's noise gives: the same results
 # reprinted with tring faster than untraced, round 1 copied as rounds 2
 # and 3 (an interval needs three); the JSON must parse, the bound a

@@ -14,7 +14,8 @@
 # wrote. Exit status: QEMU's (124 on timeout, 125 when both boots hung
 # before init: ../boot-watch.sh). TRING_VM_SMP (2) and
 # TRING_USERLAND_MEM (1G) size the guest; TRING_VM_ACCEL overrides the
-# QEMU accelerator.
+# QEMU accelerator; TRING_VM_QEMU_ARGS adds QEMU options (the instruction
+# counter's -plugin: tools/testing/insn), split into words.
 #
 # TRING_GUEST_FWD="PORT:HOSTPORT ..." gives the guest a network that
 # reaches the host's loopback only: a virtio NIC on QEMU's user-mode
@@ -75,6 +76,8 @@ khz=$(dmesg 2>/dev/null | sed -n 's/.*tsc: \(Refined TSC clocksource calibration
 [ -z "$khz" ] || cmdline+=" tsc_early_khz=$khz"
 # A boot that hangs before init is tried once more (boot-watch.sh).
 : >"$out/qemu.log"
+# TRING_VM_QEMU_ARGS is split into words on purpose.
+# shellcheck disable=SC2086
 boot_twice "$out" timeout --kill-after=10 "$timeout_s" \
 	qemu-system-x86_64 -accel "$accel" -smp "$smp" -m "$mem" \
 	-display none -monitor none -no-reboot \
@@ -84,7 +87,7 @@ boot_twice "$out" timeout --kill-after=10 "$timeout_s" \
 	-device virtio-9p-pci,fsdev=hostroot,mount_tag=hostroot \
 	-fsdev local,id=results,path="$out/results",security_model=none,multidevs=remap \
 	-device virtio-9p-pci,fsdev=results,mount_tag=results \
-	"${net[@]}"
+	"${net[@]}" ${TRING_VM_QEMU_ARGS:-}
 status=$?
 [ "$status" != 124 ] && [ "$status" != 137 ] ||
 	echo "guest timed out after ${timeout_s}s" >>"$out/qemu.log"
