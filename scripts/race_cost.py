@@ -114,19 +114,16 @@ def read_marks(path):
     return out
 
 
-# The "sel" runs' events: each of the storm's calls causes two, recorded
-# or not (info syscalls, the calls).
-SEL_EVENTS = [0]
-
-
 def read_runs(path, marks):
-    """{(kind, workload, tracer, round): run} from the result lines."""
-    runs, throttled = {}, set()
+    """{(kind, workload, tracer, round): run} from the result lines; a
+    "sel" run's 'caused' is the events the storm caused, recorded or not
+    (two per call, info syscalls)."""
+    runs, throttled, caused = {}, set(), 0
     with open(path) as f:
         for line in f:
             w = line.split()
             if w[:2] == ['info', 'syscalls'] and len(w) > 2 and w[2].isdigit():
-                SEL_EVENTS[0] = 2 * int(w[2])
+                caused = 2 * int(w[2])
             if len(w) >= 5 and w[0] == 'throttle' and int(w[4]) > 0:
                 throttled.add((w[1], w[3], w[2]))
             if len(w) < 6 or w[1] in ('0', '-') or w[4] != 'ns':
@@ -139,7 +136,7 @@ def read_runs(path, marks):
             tag = w[-1] if w[-2] == 'mark' else None
             run = {'ns': float(kv['ns']), 'lost': lost,
                    'events': int(kv['events']) if kv.get('events', '-').isdigit() else 0,
-                   'insn': marks.get(tag)}
+                   'insn': marks.get(tag), 'caused': caused}
             runs[(w[0], w[2], w[3], int(w[1]))] = run
     for kind, wl, r in throttled:
         run = runs.get((kind, wl, 'perf', int(r)))
@@ -156,7 +153,8 @@ def workload_events(runs, kind, wl, rnd):
     """The round's event count: the smallest lossless trace's (sel: the
     events the storm caused)."""
     if kind == 'sel':
-        return SEL_EVENTS[0]
+        run = runs.get((kind, wl, 'none', rnd))
+        return run['caused'] if run else 0
     n = [r['events'] for (k, w, t, i), r in runs.items()
          if (k, w, i) == (kind, wl, rnd) and t != 'none' and r['events'] > 0
          and not lossy(r)]
@@ -202,8 +200,7 @@ def summary(values):
 
 def cost(rows, pick):
     """Per-event costs of the rounds pick() takes a value from."""
-    good = [(n, pick(r)) for r in rows if not r[2] and pick(r) is not None
-            for n in [r[1]]]
+    good = [(r[1], pick(r)) for r in rows if not r[2] and pick(r) is not None]
     every = [pick(r) / r[1] for r in rows if pick(r) is not None]
     out = summary([v / n for n, v in good]) or {}
     if good:
