@@ -6,9 +6,12 @@
 # exported function changed: that function gets a new name (see the
 # header). Builds, against KDIR and the tree's tring.ko (Module.symvers),
 # two one-line modules into build/abi-rename/:
-#   v2   calls tring_reserve_slow_v2(), today's name: links;
-#   v1   calls tring_reserve_slow(), what a module built against the
-#        header before the wide event header (6a66a68) calls: modpost
+#   v3   calls tring_reserve_slow_v3(), today's name: links;
+#   v2   calls tring_reserve_slow_v2(), what a module built against the
+#        header before the cache kept its sub-buffer's last position
+#        (struct tring_cpu.cur_last) calls;
+#   v1   calls tring_reserve_slow(), what one built against the header
+#        before the wide event header (6a66a68) calls: for both, modpost
 #        finds no such symbol in tring.ko, so no module is produced.
 #
 # usage: abi-rename.sh KDIR      exit 0 when both hold
@@ -48,17 +51,22 @@ EOC
 		>"$d/build.log" 2>&1
 }
 
-if build v2 tring_reserve_slow_v2 && [ -f "$out/v2/abi_v2.ko" ]; then
-	echo "ok - a module calling tring_reserve_slow_v2() builds against tring.ko"
+if build v3 tring_reserve_slow_v3 && [ -f "$out/v3/abi_v3.ko" ]; then
+	echo "ok - a module calling tring_reserve_slow_v3() builds against tring.ko"
 else
-	echo "not ok - a module calling tring_reserve_slow_v2() builds against tring.ko ($out/v2/build.log)"
+	echo "not ok - a module calling tring_reserve_slow_v3() builds against tring.ko ($out/v3/build.log)"
 	fail=1
 fi
-if ! build v1 tring_reserve_slow && [ ! -f "$out/v1/abi_v1.ko" ] &&
-	grep -q '"tring_reserve_slow" \[.*\] undefined' "$out/v1/build.log"; then
-	echo "ok - a module of the old header (tring_reserve_slow()) is refused: modpost finds no such symbol"
-else
-	echo "not ok - a module of the old header (tring_reserve_slow()) is refused ($out/v1/build.log)"
-	fail=1
-fi
+# refused VERSION SYMBOL WHAT: a module of an older header is not built
+refused() {
+	if ! build "$1" "$2" && [ ! -f "$out/$1/abi_$1.ko" ] &&
+		grep -q "\"$2\" \[.*\] undefined" "$out/$1/build.log"; then
+		echo "ok - a module of $3 ($2()) is refused: modpost finds no such symbol"
+	else
+		echo "not ok - a module of $3 ($2()) is refused ($out/$1/build.log)"
+		fail=1
+	fi
+}
+refused v2 tring_reserve_slow_v2 "the header before cur_last"
+refused v1 tring_reserve_slow "the old header"
 exit $fail

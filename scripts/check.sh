@@ -163,24 +163,22 @@ tap_run() {
 }
 
 # --- 1. setup --------------------------------------------------------------
+# What the debug kernels' build needs first (setup.sh --kernel): they
+# build in the background while the rest installs.
 say "setting up (Debian packages; the debug kernels build in the background)"
-if ! "$top/scripts/setup.sh" >"$OUT/logs/setup.log" 2>&1; then
+setup_failed() {
 	cat "$OUT/logs/setup.log"
 	echo "0 passed, 1 failed"
 	exit 1
-fi
-QEMU=$(qemu_version)
+}
+"$top/scripts/setup.sh" --kernel >"$OUT/logs/setup.log" 2>&1 || setup_failed
 # The debug kernels, built once (minutes) and cached, for the parts that
 # use them (all of them in "make check"). On a fresh machine they build in
-# the background at the lowest CPU priority while the parts that need
+# the background at the lowest CPU priority, from here on: during the
+# rest of the setup (mostly downloads) and while the parts that need
 # none run (a guest on one emulation thread, checkpatch and sparse leave
-# a core idle), and each part that boots one waits for its kernel. The
-# source is unpacked first: checkpatch comes from it.
-"$VM/build-debug-kernel.sh" --extract >"$OUT/logs/linux-source.log" 2>&1 || {
-	cat "$OUT/logs/linux-source.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+# a core idle); each part that boots one waits for its kernel. The
+# source is unpacked first, on its own: checkpatch comes from it.
 KBUILD_PID=
 KDEBUG=
 KKASAN=
@@ -215,12 +213,27 @@ if [ -n "$KWANTED" ]; then
 	# One after the other: the two share the unpacked source.
 	(
 		renice -n 19 -p "$BASHPID" >/dev/null 2>&1 || true
+		"$VM/build-debug-kernel.sh" --extract >"$OUT/logs/linux-source.log" 2>&1
 		for k in $KWANTED; do
 			guest_kernel "$k" >/dev/null 2>"$OUT/logs/$k-kernel.log" || exit 1
 		done
 	) </dev/null &
 	KBUILD_PID=$!
 fi
+"$top/scripts/setup.sh" >>"$OUT/logs/setup.log" 2>&1 || setup_failed
+QEMU=$(qemu_version)
+# The source for checkpatch: unpacked by the background job (waited for
+# here, not through the cache's lock, which a build holds), or here.
+ksrc=$("$VM/build-debug-kernel.sh" --src)
+while [ -n "$KBUILD_PID" ] && kill -0 "$KBUILD_PID" 2>/dev/null &&
+	! grep -qs . "$ksrc/.tring-version"; do
+	sleep 2
+done
+"$VM/build-debug-kernel.sh" --extract >>"$OUT/logs/linux-source.log" 2>&1 || {
+	cat "$OUT/logs/linux-source.log"
+	echo "0 passed, 1 failed"
+	exit 1
+}
 # wait_kernel NAME: wait until the background build has made kernel NAME
 # (kasan-6.1 is built first, for lane B, which reaches it first),
 # then set KDEBUG or KKASAN to its build tree. A kernel that did not
@@ -456,8 +469,8 @@ part_race() {
 	tap_run race race "$VM/userland/race-smoke.sh" "$OUT/race"
 }
 
-# The same plan on the KCSAN/lockdep kernel, then on 4 vCPUs. The 4-vCPU
-# run takes longer: a hung one fails after twice as long. The filter
+# The same plan on the KCSAN/lockdep kernel (and on 4 vCPUs: see
+# part_debug_smp4, in the other lane). The filter
 # fuzzers' generated cases are split between the two debug kernels
 # (tring_fuzz=K/N: each runs every other pair of a whole and a broken
 # case, so each case runs under KCSAN or KASAN every run, and under both
@@ -466,9 +479,10 @@ part_race() {
 # an event against KASAN's 0.04, a third of them, KASAN the rest; both
 # Debian kernels all).
 # Two steps of the plan are left out on this kernel (tring_skip=):
-# - tring_lifecycle_test, when the 4-vCPU run follows: it runs the same
-#   test on the same kernel (KCSAN, lockdep) with twice the CPUs, every
-#   CPU busy; the Debian kernels and KASAN's run it on 2;
+# - tring_lifecycle_test, when the 4-vCPU run is wanted (lane B's
+#   part_debug_smp4): it runs the same test on the same kernel (KCSAN,
+#   lockdep) with twice the CPUs, every CPU busy; the Debian kernels and
+#   KASAN's run it on 2;
 # - bench_smoke: the benchmark's own writers and readers, and the peers'
 #   (ftrace's ring buffer, relay); KASAN's run has it. tring's writers
 #   under KCSAN are the stress and data tests' (both runs).
@@ -482,8 +496,15 @@ part_debug() {
 	want debug-6.1-smp4 && skip=$skip,tring_lifecycle_test
 	want debug-6.1 && TRING_VM_CMDLINE="tring_fuzz=0/2 tring_all=0/3 tring_skip=$skip tring_track_bad=100" \
 		run_kernel debug-6.1 debug-6.1 "$VM/plan-check" traces
-	want debug-6.1-smp4 && TRING_VM_SMP=4 run_kernel \
-		debug-6.1-smp4 debug-6.1 "$VM/plan-smp4" - $((GUEST_TIMEOUT * 2))
+}
+
+# The KCSAN/lockdep kernel's plan on 4 vCPUs (plan-smp4). It takes
+# longer: a hung one fails after twice as long.
+part_debug_smp4() {
+	echo "$KWANTED" | grep -qw debug-6.1 && want debug-6.1-smp4 &&
+		wait_kernel debug-6.1 || return 0
+	TRING_VM_SMP=4 run_kernel debug-6.1-smp4 debug-6.1 "$VM/plan-smp4" - \
+		$((GUEST_TIMEOUT * 2))
 }
 
 # The same plan on the KASAN kernel, then fault injection, then damaged
@@ -502,8 +523,8 @@ part_kasan() {
 		kasan-6.1-faults kasan-6.1 "$VM/plan-faults" - $((GUEST_TIMEOUT * 2))
 }
 
-# The persistent region under KASAN (see part_kasan), in lane A, which
-# ends earlier than lane B's KASAN plan.
+# The persistent region under KASAN (see part_kasan), in lane B after
+# the KASAN plans.
 part_persist_kasan() {
 	echo "$KWANTED" | grep -qw kasan-6.1 && want persist-kasan-6.1 &&
 		wait_kernel kasan-6.1 || return 0
@@ -568,15 +589,18 @@ part_insn() {
 }
 
 # --- the lanes ------------------------------------------------------------------
-# Two lanes run side by side on the machine's two cores: A the guests of
+# Two lanes run side by side on the machine's two cores. A: the guests of
 # Debian 6.1 (one emulation thread per vCPU), the userland, 6.12's
-# persistent region and the race, then the KCSAN kernel and the
-# persistent region under KASAN; B the single-threaded checks, Debian
-# 6.12 (one emulation thread), 6.1's persistent region, then the KASAN
-# kernel (each lane about 1,900 s here). Each lane builds modules only
-# for its own kernels, and each part's results go to files of their own.
-# The debug kernels build (on a new machine) in the order the lanes need
-# them: KASAN first.
+# persistent region and the race, then the KCSAN kernel's plan and the
+# harness. B: the single-threaded checks, Debian 6.12 (one emulation
+# thread), 6.1's persistent region, then the KASAN kernel's plans, the
+# persistent region under KASAN, the KCSAN kernel on 4 vCPUs and the
+# instruction counter. The debug kernels build in the background, KASAN
+# first (lane B reaches it first); on a fresh machine each lane waits
+# for its kernel, and the parts after the waits are split so that the
+# lanes end together (each about 1,500 s after the split here). Each
+# lane builds modules only for its own kernels, and each part's results
+# go to files of their own.
 lane_a() {
 	LANE=a
 	part_debian debian-6.1
@@ -584,7 +608,6 @@ lane_a() {
 	part_persist 6.12
 	part_race
 	part_debug
-	part_persist_kasan
 	part_harness
 	traces_collect
 	mark end
@@ -601,6 +624,8 @@ lane_b() {
 	part_debian_mt
 	part_persist 6.1
 	part_kasan
+	part_persist_kasan
+	part_debug_smp4
 	part_insn
 	traces_collect
 	mark end

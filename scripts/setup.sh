@@ -4,6 +4,7 @@
 # Install, from Debian's own packages, everything tring's build, tests,
 # "make run" and "make bench" need on a Debian 12 (bookworm) machine.
 # Idempotent: when everything is present it only checks and returns.
+# "setup.sh --kernel" installs only what the debug kernels' build needs.
 #
 # The 6.12 kernel comes from bookworm-backports. The mirror for that suite
 # is never written here: it is read from the apt sources the machine
@@ -26,6 +27,11 @@ PKGS=(
 	xvfb xauth x11-utils x11-apps netpbm python3-bt2 chromium-headless-shell
 	libglib2.0-dev
 )
+
+# What a debug kernel's build needs (tools/testing/vm/build-debug-kernel.sh):
+# "setup.sh --kernel" installs these alone, so that make check can build
+# the debug kernels while the rest installs.
+KPKGS=(build-essential bc bison flex libelf-dev libssl-dev xz-utils linux-source-6.1)
 
 log() { echo "setup: $*" >&2; }
 
@@ -214,10 +220,25 @@ peers() {
 }
 # --- end of peers -------------------------------------------------------------
 
+# install_kernel_deps: KPKGS alone (--kernel).
+install_kernel_deps() {
+	local miss
+
+	miss=$(missing_pkgs "${KPKGS[@]}")
+	[ -n "$miss" ] || return 0
+	apt_update
+	log "installing first, for the debug kernels:" $miss
+	apt-get install -y -qq --no-install-recommends $miss >/dev/null
+}
+
 main() {
 	local miss bpo
 	need_root
 	export DEBIAN_FRONTEND=noninteractive
+	if [ "${1:-}" = --kernel ]; then
+		install_kernel_deps
+		return
+	fi
 	add_backports
 	miss=$(missing_pkgs "${PKGS[@]}")
 	if [ -n "$miss" ]; then

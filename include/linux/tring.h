@@ -53,24 +53,36 @@
 #define TRING_TS_FORCE_EXT	BIT_ULL(63)
 
 /*
- * struct tring_cpu.cur_pos when the cache describes no sub-buffer, and
- * while a writer updates it: no record can end in the sub-buffer either
- * would name.
+ * struct tring_cpu.cur_last when the cache describes no sub-buffer, and
+ * while a writer updates it: below the end of every record (a record
+ * ends after its sub-buffer's packet header), so none passes the fast
+ * path's test.
  */
-#define TRING_NO_POS		(~0UL)
-#define TRING_BUSY_POS		(~1UL)
+#define TRING_NO_LAST		0UL
+#define TRING_BUSY_LAST		1UL
 
 /* Buffer attribute flags (struct tring_buffer_attr.flags). */
 #define TRING_OVERWRITE		BIT(0)
 
+/*
+ * What a commit adds to struct tring_slot.commit for its event, on top of
+ * its bytes: a constant (the inline commit adds one immediate) above the
+ * bytes of any lap (a lap is one sub-buffer, at most 2^24 bytes), so the
+ * count of a lap's events is its difference shifted by this. A lap holds
+ * at most 2^22 events (4-byte records): its difference stays below 2^63.
+ */
+#define TRING_COMMIT_EVENT_SHIFT	40
+#define TRING_COMMIT_EVENT		BIT(TRING_COMMIT_EVENT_SHIFT)
+
 /**
  * struct tring_slot - one ring slot: a logical sub-buffer index
- * @commit: bytes committed to the slot, plus the sub-buffer size for each
+ * @commit: bytes committed to the slot, plus TRING_COMMIT_EVENT for each
  *	committed event, summed over every lap, modulo 2^64. The low bits
  *	(modulo the sub-buffer size) wrap to zero exactly when every byte
- *	reserved in the current lap is committed; the high bits count
- *	events and laps, and wrap: count them only as differences.
- *	Written with local operations by writers on the owning CPU only.
+ *	reserved in the current lap is committed; the bits from
+ *	TRING_COMMIT_EVENT_SHIFT up count events, and wrap: count them only
+ *	as differences. Written with local operations by writers on the
+ *	owning CPU only.
  * @map: physical sub-buffer, TRING_MAP_TAKEN and lap tag. Changed with
  *	cmpxchg by the owning CPU's writers (claiming a slot for a new lap,
  *	overwrite mode) and by the reader (swapping in its spare); read by
@@ -120,20 +132,22 @@ struct tring_ring_mem;
  *	next record carry a full timestamp. Writers on this CPU only (and a
  *	flush, as for @offset, which leaves the position at a boundary and
  *	raises it to the flush's clock, keeping the flag).
- * @cur_pos: stream position where the sub-buffer that @cur_addr and
- *	@cur_slot describe starts, TRING_NO_POS, or TRING_BUSY_POS during
- *	an update. The three are a cache of what tring_reserve() would
- *	otherwise compute from @slots and the slot's map: written only by
- *	tring_reserve_slow_v2() on this CPU, for the sub-buffer it has just
- *	reserved a record in, after taking @cur_pos to TRING_BUSY_POS with
- *	cmpxchg_local() (writers nested in an update leave it alone), and
- *	@cur_pos last, moving only forward; read by tring_reserve()
- *	between its read of @offset and its cmpxchg, which fails if they
- *	changed after being read. See tring_cache_set().
+ * @cur_last: the last stream position of the sub-buffer that @cur_addr
+ *	and @cur_slot describe (its start + @subbuf_mask): the furthest a
+ *	record reserved through them may end; TRING_NO_LAST, or
+ *	TRING_BUSY_LAST during an update. The three are a cache of what
+ *	tring_reserve() would otherwise compute from @slots and the slot's
+ *	map: written only by tring_reserve_slow_v3() on this CPU, for the
+ *	sub-buffer it has just reserved a record in, after taking
+ *	@cur_last to TRING_BUSY_LAST with cmpxchg_local() (writers nested
+ *	in an update leave it alone), and @cur_last last, moving only
+ *	forward; read by tring_reserve() between its read of @offset and
+ *	its cmpxchg, which fails if they changed after being read. See
+ *	tring_cache_set().
  * @cur_addr: the address of stream position 0 if the whole stream were
- *	laid out like the sub-buffer at @cur_pos: a record at position p
+ *	laid out like the sub-buffer of @cur_last: a record at position p
  *	in that sub-buffer is at @cur_addr + p.
- * @cur_slot: the slot of the sub-buffer at @cur_pos.
+ * @cur_slot: the slot of the sub-buffer of @cur_last.
  * @subbuf_size: bytes per sub-buffer (power of two).
  * @subbuf_mask: @subbuf_size - 1.
  * @clock: TRING_CLOCK_* timestamp source.
@@ -196,7 +210,7 @@ struct tring_ring_mem;
 struct tring_cpu {
 	local_t offset;
 	u64 last_ts;
-	unsigned long cur_pos;
+	unsigned long cur_last;
 	unsigned long cur_addr;
 	struct tring_slot *cur_slot;
 	unsigned long subbuf_size;
@@ -434,17 +448,21 @@ static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
  * against the old header fails to load (unknown symbol) instead of
  * calling it the old way. Documentation/trace/tring.rst, "Kernel API".
  *
- * tring_reserve_slow_v2() returns the record's position (4-byte aligned)
+ * tring_reserve_slow_v3() returns the record's position (4-byte aligned)
  * with its header's size in the low bits: (size / 4) - 1, so 0 for a
  * compact header, 1 for a wide one, 3 for an extended one. (v1,
- * tring_reserve_slow(), returned one "extended header" flag there.)
+ * tring_reserve_slow(), returned one "extended header" flag there; v2
+ * kept struct tring_cpu.cur_pos, a sub-buffer's start, where v3 keeps
+ * cur_last, its last position, which the inline test reads.)
+ * tring_deliver_v2() takes a commit counter that counts an event as
+ * TRING_COMMIT_EVENT (v1, tring_deliver(), as the sub-buffer size).
  */
 #define TRING_POS_HLEN		3L
 
-long tring_reserve_slow_v2(struct tring_cpu *cb, unsigned int id,
+long tring_reserve_slow_v3(struct tring_cpu *cb, unsigned int id,
 			   unsigned int len);
-void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
-		   unsigned long commit);
+void tring_deliver_v2(struct tring_cpu *cb, struct tring_slot *slot,
+		      unsigned long commit);
 bool tring_discard(struct tring_res *res);
 
 /**
@@ -632,17 +650,21 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 			goto slow;
 		/*
 		 * The record must end in the sub-buffer the cache describes.
-		 * That also keeps it off a sub-buffer's first bytes: the
-		 * cache names a sub-buffer only once a record is reserved in
-		 * it, after its packet header. The cache is read after
-		 * @offset: once it names the sub-buffer of @old + @need, only
-		 * a reservation in another sub-buffer can change it, and that
-		 * moves @offset past @old for good (a record given back was
-		 * reserved after its sub-buffer's header), so the cmpxchg
-		 * fails.
+		 * Its end is tested against that sub-buffer's last position
+		 * only: its start cannot be before the sub-buffer's packet
+		 * header. The cache names a sub-buffer only once a record is
+		 * reserved in it, after its packet header, and @offset never
+		 * goes back before that (a record given back was reserved
+		 * after its sub-buffer's header). The cache is read after
+		 * @offset: if it came to name a later sub-buffer since @old
+		 * was read, a reservation there moved @offset past @old for
+		 * good, and the cmpxchg fails. A plain read (data_race():
+		 * every writer of the cache is on this CPU, nested or done,
+		 * and any value read in this window is checked by the
+		 * cmpxchg) lets the compiler fold it into the compare; the
+		 * barrier above and the cmpxchg's clobber keep it inside.
 		 */
-		if (unlikely((READ_ONCE(cb->cur_pos) ^ (old + need)) >
-			     cb->subbuf_mask))
+		if (unlikely(old + need > data_race(cb->cur_last)))
 			goto slow;
 		addr = READ_ONCE(cb->cur_addr);
 		slot = READ_ONCE(cb->cur_slot);
@@ -662,7 +684,7 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	goto zero_tail;
 slow:
 	/* It writes the record's header, or counts the loss. */
-	pos = tring_reserve_slow_v2(cb, id, len);
+	pos = tring_reserve_slow_v3(cb, id, len);
 	if (unlikely(pos < 0))
 		return pos == -E2BIG ? -E2BIG : -ENOBUFS;
 	hlen = ((pos & TRING_POS_HLEN) + 1) * 4;
@@ -690,12 +712,12 @@ static __always_inline void tring_commit(struct tring_res *res)
 
 	/*
 	 * No barrier here: the payload stores, this add and those of any
-	 * writer nested in us all happen on this CPU, and tring_deliver()
+	 * writer nested in us all happen on this CPU, and tring_deliver_v2()
 	 * publishes the whole sub-buffer with one release.
 	 */
-	v = local_add_return(res->len + cb->subbuf_size, &res->slot->commit);
+	v = local_add_return(res->len + TRING_COMMIT_EVENT, &res->slot->commit);
 	if (unlikely(!(v & cb->subbuf_mask)))
-		tring_deliver(cb, res->slot, v);
+		tring_deliver_v2(cb, res->slot, v);
 	preempt_enable_notrace();
 }
 

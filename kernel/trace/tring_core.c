@@ -111,24 +111,25 @@ static void tring_maybe_wake(struct tring_cpu *cb)
 }
 
 /**
- * tring_deliver - hand a completed sub-buffer to the reader
+ * tring_deliver_v2 - hand a completed sub-buffer to the reader
  * @cb: the CPU ring.
  * @slot: the slot whose last reserved byte was just committed.
  * @commit: the slot's commit counter after that commit.
  *
  * Called by whichever writer completed the slot, in any context.
  */
-void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
-		   unsigned long commit)
+void tring_deliver_v2(struct tring_cpu *cb, struct tring_slot *slot,
+		      unsigned long commit)
 {
 	struct tring_packet_header *ph = tring_slot_packet(cb, slot);
 	/*
 	 * Since the slot's previous lap completed, each event of this lap
-	 * added the sub-buffer size and the lap's bytes added it once more.
-	 * An unsigned difference is exact even if the counter wrapped.
+	 * added TRING_COMMIT_EVENT and the lap's bytes added the sub-buffer
+	 * size, below it. An unsigned difference is exact even if the
+	 * counter wrapped.
 	 */
-	unsigned long events = ((commit - slot->done_commit) >>
-				cb->subbuf_shift) - 1;
+	unsigned long events = (commit - slot->done_commit) >>
+			       TRING_COMMIT_EVENT_SHIFT;
 
 	WRITE_ONCE(slot->done_commit, commit);
 	ph->events_count = events;
@@ -145,7 +146,7 @@ void tring_deliver(struct tring_cpu *cb, struct tring_slot *slot,
 	atomic_long_set_release(&slot->done, atomic_long_read(&slot->done) + 1);
 	tring_maybe_wake(cb);
 }
-EXPORT_SYMBOL_GPL(tring_deliver);
+EXPORT_SYMBOL_GPL(tring_deliver_v2);
 
 static void tring_commit_bytes(struct tring_cpu *cb, struct tring_slot *slot,
 			       unsigned long bytes)
@@ -153,7 +154,7 @@ static void tring_commit_bytes(struct tring_cpu *cb, struct tring_slot *slot,
 	unsigned long v = local_add_return(bytes, &slot->commit);
 
 	if (!(v & cb->subbuf_mask))
-		tring_deliver(cb, slot, v);
+		tring_deliver_v2(cb, slot, v);
 }
 
 /*
@@ -302,19 +303,19 @@ static void tring_write_header(void *rec, unsigned int hlen,
 }
 
 /*
- * Point the fast path's cache (struct tring_cpu.cur_pos) at the
+ * Point the fast path's cache (struct tring_cpu.cur_last) at the
  * sub-buffer @packet, in ring slot @slot, that holds position @pos, where
  * the caller has just reserved a record: that slot's map cannot change
  * before the record is committed.
  *
- * The update is exclusive: it takes the cache by moving cur_pos to
- * TRING_BUSY_POS with a local cmpxchg, and a writer nested in it neither
- * uses the cache (the position matches no record) nor updates it. Without
+ * The update is exclusive: it takes the cache by moving cur_last to
+ * TRING_BUSY_LAST with a local cmpxchg, and a writer nested in it neither
+ * uses the cache (no record ends that early) nor updates it. Without
  * that, a nested writer could store a whole entry between our stores and
  * leave its valid position paired with our address. Entries only move
  * forward: a caller that finds a newer entry (stored by a writer nested
  * in it since its reservation) leaves it, and so does one whose cmpxchg
- * loses to such a writer. Sub-buffer starts never come back (a give-back
+ * loses to such a writer. Sub-buffers never come back (a give-back
  * moves the reserve position back only within its sub-buffer), so the
  * cmpxchg has no ABA. A caller interrupted after its cmpxchg may still
  * store a sub-buffer the stream has since left; no record can be reserved
@@ -325,15 +326,16 @@ static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 			    struct tring_slot *slot, void *packet)
 {
 	unsigned long start = pos & ~cb->subbuf_mask;
-	unsigned long v = READ_ONCE(cb->cur_pos);
+	unsigned long last = start + cb->subbuf_mask;
+	unsigned long v = READ_ONCE(cb->cur_last);
 
 	/*
-	 * Current or newer, or TRING_BUSY_POS: a writer we interrupted is
-	 * updating it.
+	 * Current or newer, or TRING_BUSY_LAST: a writer we interrupted is
+	 * updating it. (TRING_NO_LAST is below every sub-buffer's last.)
 	 */
-	if (v >= start && v != TRING_NO_POS)
+	if (v >= last || v == TRING_BUSY_LAST)
 		return;
-	if (cmpxchg_local(&cb->cur_pos, v, TRING_BUSY_POS) != v)
+	if (cmpxchg_local(&cb->cur_last, v, TRING_BUSY_LAST) != v)
 		return;
 	/*
 	 * These stores cannot move above the cmpxchg: they depend on the
@@ -344,11 +346,11 @@ static void tring_cache_set(struct tring_cpu *cb, unsigned long pos,
 	/*
 	 * Compiler barrier: every reader of the cache runs on this CPU,
 	 * nested in us or after us. The address and slot are stored before
-	 * the position that makes them valid, which tring_reserve() reads
-	 * first.
+	 * the position that makes them valid: a writer nested before that
+	 * store finds TRING_BUSY_LAST, whatever order it reads the three in.
 	 */
 	barrier();
-	WRITE_ONCE(cb->cur_pos, start);
+	WRITE_ONCE(cb->cur_last, last);
 }
 
 /* The header a record of @id takes when its time allows. */
@@ -459,7 +461,7 @@ static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
 }
 
 /**
- * tring_reserve_slow_v2 - the out-of-line part of tring_reserve()
+ * tring_reserve_slow_v3 - the out-of-line part of tring_reserve()
  * @cb: this CPU's ring; preemption is disabled.
  * @id: event id.
  * @len: payload bytes.
@@ -474,7 +476,7 @@ static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
  * TRING_POS_HLEN bits; or, with preemption enabled again,
  * -ENOBUFS or -E2BIG as tring_reserve().
  */
-long tring_reserve_slow_v2(struct tring_cpu *cb, unsigned int id,
+long tring_reserve_slow_v3(struct tring_cpu *cb, unsigned int id,
 			   unsigned int len)
 {
 	unsigned long room = tring_payload_room(len);
@@ -502,7 +504,7 @@ long tring_reserve_slow_v2(struct tring_cpu *cb, unsigned int id,
 	tring_switch(cb, &p);
 	return tring_place(cb, &p, id);
 }
-EXPORT_SYMBOL_GPL(tring_reserve_slow_v2);
+EXPORT_SYMBOL_GPL(tring_reserve_slow_v3);
 
 /**
  * tring_discard - end a reservation without publishing its event
@@ -650,7 +652,7 @@ static void tring_flush_local(void *info)
 	 * is based on its timestamp_begin, so @last_ts is only the floor of
 	 * the clock. Raise it to the flush's time, so that no later event on
 	 * this CPU is older (a nested writer that moved it first wins, as
-	 * in tring_reserve_slow_v2()).
+	 * in tring_reserve_slow_v3()).
 	 */
 	cmpxchg_local(&cb->last_ts, last, ts | (last & TRING_TS_FORCE_EXT));
 	fw->ts = ts;
@@ -720,7 +722,7 @@ static unsigned long tring_count_complete(struct tring_cpu *cb,
 
 	for (n = 0; n < limit && n <= cb->slot_mask; n++) {
 		slot = tring_slot_at(cb, pos);
-		/* Pairs with the release in tring_deliver(). */
+		/* Pairs with the release in tring_deliver_v2(). */
 		if (atomic_long_read_acquire(&slot->done) <= tring_lap(cb, pos))
 			break;
 		pos += cb->subbuf_size;
@@ -827,7 +829,7 @@ static int tring_get_discard(struct tring_cpu *cb, struct tring_subbuf *sb)
 	unsigned long pos = cb->consumed + (cb->held << cb->subbuf_shift);
 	struct tring_slot *slot = tring_slot_at(cb, pos);
 
-	/* Pairs with the release in tring_deliver(). */
+	/* Pairs with the release in tring_deliver_v2(). */
 	if (atomic_long_read_acquire(&slot->done) <= tring_lap(cb, pos))
 		return -EAGAIN;
 	tring_fill_subbuf(cb, slot - cb->slots, pos, sb);
@@ -867,7 +869,7 @@ static int tring_get_overwrite(struct tring_cpu *cb, struct tring_subbuf *sb)
 		pos = cb->consumed;
 		slot = tring_slot_at(cb, pos);
 		lap = tring_lap(cb, pos);
-		/* Pairs with the release in tring_deliver(). */
+		/* Pairs with the release in tring_deliver_v2(). */
 		done = atomic_long_read_acquire(&slot->done);
 		if (done <= lap)
 			return -EAGAIN;
@@ -1010,14 +1012,14 @@ void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c)
 		/*
 		 * Events committed in the slot's open lap, from an unsigned
 		 * difference that is exact across the counter's wrap. A lap
-		 * adds at most 2^47 (S / 4 events of S each, S <= 2^24), so
-		 * the difference is negative as a long only if a delivery
-		 * stored the base after we read it and before the counter.
+		 * adds below 2^63 (see TRING_COMMIT_EVENT), so the difference
+		 * is negative as a long only if a delivery stored the base
+		 * after we read it and before the counter.
 		 */
 		base = READ_ONCE(cb->slots[i].done_commit);
 		d = (unsigned long)local_read(&cb->slots[i].commit) - base;
 		if ((long)d > 0)
-			open += d >> cb->subbuf_shift;
+			open += d >> TRING_COMMIT_EVENT_SHIFT;
 	}
 	c->events_written += open;
 	c->write_pos = local_read(&cb->offset);
@@ -1174,7 +1176,7 @@ static void tring_cpu_setup(struct tring_cpu *cb, struct tring_buffer *buf,
 	cb->subbuf_size = attr->subbuf_size;
 	cb->subbuf_mask = attr->subbuf_size - 1;
 	cb->subbuf_shift = ilog2(attr->subbuf_size);
-	cb->cur_pos = TRING_NO_POS;
+	cb->cur_last = TRING_NO_LAST;
 	cb->slot_mask = nslots - 1;
 	cb->lap_shift = cb->subbuf_shift + ilog2(nslots);
 	cb->clock = attr->clock;

@@ -79,6 +79,7 @@ static struct tring_filter *tring_ev_compile(struct tring_filter_slot *slot,
 	ff[n++] = (struct tring_filter_field){
 		.name = "common_pid", .offset = TRING_FREC_PID(ev->size),
 		.size = 4, .type = TRING_FT_INT, .is_signed = 1,
+		.is_current_pid = 1,
 	};
 	return tring_filter_compile(text, ff, n, err);
 }

@@ -313,6 +313,27 @@ static __always_inline const struct tring_filter *tring_ev_filter(unsigned int i
 }
 
 /*
+ * Does event @id's filter leave current's events out on its pid alone
+ * (struct tring_filter_gate)? Tested in the probe after tracking, before
+ * anything of the event is built; the whole filter still runs on what
+ * passes. The probe may run preemptible (system call tracepoints from
+ * 6.13): the filter is read in a section of its own.
+ */
+static __always_inline bool tring_ev_gated_out(unsigned int id)
+{
+	const struct tring_filter *f;
+	bool out;
+
+	if (!static_branch_unlikely(&tring_filter_key))
+		return false;
+	preempt_disable_notrace();
+	f = tring_filter_get(&tring_ev_fslots[id - TRING_ID_FIRST_EVENT]);
+	out = f && tring_filter_gate_rejects(f);
+	preempt_enable_notrace();
+	return out;
+}
+
+/*
  * tring_write_<name>(args): the event, filled in place once reserved.
  * With a filter in force, first the filter's record, filled on the
  * stack from the same expressions, is tested: a rejected event reserves
@@ -416,10 +437,11 @@ void tring_sd_write_end(void)
 
 /*
  * tring_trace_<name>(args): write the event unless process tracking
- * (tring_track.h) leaves it out. It is about the tasks its tf_track()
- * names, or about current. The tracking check comes first, in the
- * probe itself: an event left out costs that check alone (for current,
- * one per-CPU load), not the writer's stack frame.
+ * (tring_track.h) or its filter's pid gate leaves it out. Tracking is
+ * about the tasks its tf_track() names, or about current. Both checks
+ * come first, in the probe itself: an event left out costs them alone
+ * (for current, one per-CPU load; the gate, a static key while no
+ * filter is in force), not the writer's stack frame.
  */
 #define tf_integer(type, f, e)
 #define tf_comm(f, t)
@@ -434,8 +456,10 @@ static __always_inline void tring_trace_##name(proto)			\
 	bool tk_two = false;						\
 									\
 	(void)(__VA_ARGS__ 0);						\
-	if (tk_two ? !tring_track_skip(tk_a, tk_b) :			\
-		     !tring_track_skip_current())			\
+	if (tk_two ? tring_track_skip(tk_a, tk_b) :			\
+		     tring_track_skip_current())			\
+		return;							\
+	if (!tring_ev_gated_out(TRING_EV_##name))			\
 		tring_record_##name(args);				\
 }
 
@@ -956,7 +980,7 @@ static noinline void tring_sys_record(struct pt_regs *regs, long id,
 
 /*
  * The checks that leave a call out come first and take no stack frame
- * of their own: tracking, then the call's own enable.
+ * of their own: tracking, the call's own enable, its filter's pid gate.
  */
 static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 {
@@ -968,6 +992,8 @@ static void tring_probe_sys_enter(void *data, struct pt_regs *regs, long id)
 		tring_builtin_events[TRING_EV_SYS_FIRST -
 				     TRING_ID_FIRST_EVENT + id].name;
 	if (known ? !test_bit(id, tring_sys_on) : !READ_ONCE(tring_sys_all))
+		return;
+	if (known && tring_ev_gated_out(TRING_EV_SYS_FIRST + id))
 		return;
 	tring_sys_record(regs, id, known);
 }

@@ -55,6 +55,7 @@ struct tf_pred {
 	u8 ftype;
 	u8 is_signed;
 	u8 op;
+	u8 gate;	/* "current's pid == val": see struct tring_filter_gate */
 	u16 str_off;	/* string constant: in chars[] */
 	u16 str_len;
 	u64 val;	/* integer constant */
@@ -62,6 +63,8 @@ struct tf_pred {
 
 /**
  * struct tring_filter - a compiled filter; immutable once compiled
+ * @gate: what it says of current's pid alone; first, for
+ *	tring_filter_gate_rejects().
  * @nr_insns: instructions in @insns.
  * @chars_used: bytes of @chars taken.
  * @insns: the program, in postfix order.
@@ -73,6 +76,7 @@ struct tf_pred {
  * About 900 bytes and the text twice.
  */
 struct tring_filter {
+	struct tring_filter_gate gate;
 	u16 nr_insns;
 	u16 chars_used;
 	u8 insns[TRING_FILTER_MAX_INSNS];
@@ -146,11 +150,11 @@ static int tf_emit(struct tf_parser *p, u8 insn)
  * CPU and the task it runs on, not from the record.
  */
 static const struct tring_filter_field tf_generic[] = {
-	{ "CPU", 0, sizeof(int), TRING_FT_CPU, 1 },
-	{ "cpu", 0, sizeof(int), TRING_FT_CPU, 1 },
-	{ "common_cpu", 0, sizeof(int), TRING_FT_CPU, 1 },
-	{ "COMM", 0, TASK_COMM_LEN, TRING_FT_COMM, 0 },
-	{ "comm", 0, TASK_COMM_LEN, TRING_FT_COMM, 0 },
+	{ "CPU", 0, sizeof(int), TRING_FT_CPU, 1, 0 },
+	{ "cpu", 0, sizeof(int), TRING_FT_CPU, 1, 0 },
+	{ "common_cpu", 0, sizeof(int), TRING_FT_CPU, 1, 0 },
+	{ "COMM", 0, TASK_COMM_LEN, TRING_FT_COMM, 0, 0 },
+	{ "comm", 0, TASK_COMM_LEN, TRING_FT_COMM, 0, 0 },
 };
 
 /* The field of @fields named by the @n bytes at @name, or NULL. */
@@ -343,11 +347,50 @@ static int tf_pred(struct tf_parser *p)
 	pr->ftype = fld->type;
 	pr->is_signed = fld->is_signed;
 	pr->op = op;
+	pr->gate = fld->is_current_pid && fld->type == TRING_FT_INT &&
+		   fld->size == 4 && fld->is_signed && op == TF_EQ;
 	if (tf_is_int(fld->type))
 		ret = tf_int_value(p, fld, pr, (tf_peek(p), p->pos));
 	else
 		ret = tf_str_value(p, pr, (tf_peek(p), p->pos));
 	return ret ?: tf_emit(p, p->nr_preds++);
+}
+
+/*
+ * The gate of the program @f holds (struct tring_filter_gate): over the
+ * program in postfix order, each value on the stack is the comparison
+ * whose truth the value requires (a gate comparison), or -1. An "&&"
+ * requires what either side does; an "||" what both sides do, if it is
+ * one pid; a "!" nothing.
+ */
+static void tf_gate(struct tring_filter *f)
+{
+	s8 st[TRING_FILTER_MAX_PREDS];
+	unsigned int i, sp = 0;
+	s8 a, b;
+
+	for (i = 0; i < f->nr_insns; i++) {
+		u8 insn = f->insns[i];
+
+		if (insn < TF_AND) {
+			st[sp++] = f->preds[insn].gate ? insn : -1;
+			continue;
+		}
+		if (insn == TF_NOT) {
+			st[sp - 1] = -1;
+			continue;
+		}
+		b = st[--sp];
+		a = st[sp - 1];
+		if (insn == TF_AND)
+			st[sp - 1] = a >= 0 ? a : b;
+		else if (a < 0 || b < 0 || f->preds[a].val != f->preds[b].val)
+			st[sp - 1] = -1;
+	}
+	if (sp == 1 && st[0] >= 0) {
+		f->gate.pid = f->preds[st[0]].val;
+		f->gate.on = true;
+	}
 }
 
 /*
@@ -442,6 +485,7 @@ struct tring_filter *tring_filter_compile(const char *text,
 	size_t len = strnlen(text, TRING_FILTER_MAX_LEN + 1);
 	int ret;
 
+	BUILD_BUG_ON(offsetof(struct tring_filter, gate) != 0);
 	err->pos = 0;
 	err->msg = NULL;
 	if (len > TRING_FILTER_MAX_LEN) {
@@ -462,6 +506,7 @@ struct tring_filter *tring_filter_compile(const char *text,
 		kfree(p.f);
 		return ERR_PTR(ret);
 	}
+	tf_gate(p.f);
 	return p.f;
 }
 

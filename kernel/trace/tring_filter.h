@@ -6,6 +6,7 @@
 #ifndef _TRING_FILTER_H
 #define _TRING_FILTER_H
 
+#include <linux/sched.h>
 #include <linux/types.h>
 
 /* Limits of one filter; past them it is refused with EINVAL. */
@@ -38,6 +39,9 @@ enum tring_filter_ftype {
  *	array's length).
  * @type: enum tring_filter_ftype.
  * @is_signed: TRING_FT_INT only: compare as signed.
+ * @is_current_pid: the field is an s32 the writer fills with
+ *	current->pid: the filter may test it before the record is built
+ *	(struct tring_filter_gate).
  */
 struct tring_filter_field {
 	const char *name;
@@ -45,6 +49,25 @@ struct tring_filter_field {
 	u16 size;
 	u8 type;
 	u8 is_signed;
+	u8 is_current_pid;
+};
+
+/**
+ * struct tring_filter_gate - what a filter says of current alone
+ * @pid: the pid every kept event has, sign-extended as the filter
+ *	compares an s32 field.
+ * @on: @pid is set: the filter keeps no event of another pid.
+ *
+ * A compiled filter's first member, set when it is compiled and never
+ * changed: a comparison "FIELD == N" on a field marked is_current_pid
+ * that the filter requires (an operand of its top-level "&&"s, or the
+ * same comparison on both sides of an "||"). A writer tests it before it
+ * builds the event's record (tring_filter_gate_rejects()); the whole
+ * filter still runs on the events it lets through.
+ */
+struct tring_filter_gate {
+	u64 pid;
+	bool on;
 };
 
 /**
@@ -66,6 +89,24 @@ struct tring_filter *tring_filter_compile(const char *text,
 bool tring_filter_match(const struct tring_filter *f, const void *rec,
 			unsigned int len);
 const char *tring_filter_text(const struct tring_filter *f);
+
+/**
+ * tring_filter_gate_rejects - does @f leave out every event of current?
+ * @f: a compiled filter.
+ *
+ * Context: any, NMI included (the task fields read are the interrupted
+ * task's, as the filter's own record holds them).
+ * Return: true when current's pid alone fails @f.
+ */
+static __always_inline bool
+tring_filter_gate_rejects(const struct tring_filter *f)
+{
+	/* The gate is the filter's first member (tring_filter.c). */
+	const struct tring_filter_gate *g = (const void *)f;
+
+	return g->on && g->pid != (u64)(s64)current->pid;
+}
+
 void tring_filter_free(struct tring_filter *f);
 
 #endif /* _TRING_FILTER_H */

@@ -505,7 +505,8 @@ static void tp_walk_open(struct tp_cpu *c, const struct tring_persist_slot *s,
 	}
 	p->dropped_bytes += committed - b;
 	if (b != committed ||
-	    pk->events != (s->commit - s->done_commit) >> c->v->h->subbuf_shift)
+	    pk->events != (s->commit - s->done_commit) >>
+			  TRING_COMMIT_EVENT_SHIFT)
 		p->inexact = true;
 	pk->bytes = b;
 	pk->ts_end = c->clock;

@@ -30,17 +30,18 @@ struct rec {
 	char data[64];		/* name's bytes */
 };
 
-#define F(n, t, s, sg) { #n, offsetof(struct rec, n), s, t, sg }
+#define F(n, t, s, sg) { #n, offsetof(struct rec, n), s, t, sg, 0 }
+/* pid is the writer's own (is_current_pid): filters on it get a gate. */
 static const struct tring_filter_field fields[] = {
-	F(pid, TRING_FT_INT, 4, 1),
+	{ "pid", offsetof(struct rec, pid), 4, TRING_FT_INT, 1, 1 },
 	F(flags, TRING_FT_INT, 1, 0),
 	F(delta, TRING_FT_INT, 1, 1),
 	F(port, TRING_FT_INT, 2, 0),
 	F(bytes, TRING_FT_INT, 8, 0),
 	F(off, TRING_FT_INT, 8, 1),
 	F(comm, TRING_FT_CHARS, 16, 0),
-	{ "name", offsetof(struct rec, name_loc), 4, TRING_FT_DATA_LOC, 0 },
-	{ "rel", offsetof(struct rec, rel_loc), 4, TRING_FT_REL_LOC, 0 },
+	{ "name", offsetof(struct rec, name_loc), 4, TRING_FT_DATA_LOC, 0, 0 },
+	{ "rel", offsetof(struct rec, rel_loc), 4, TRING_FT_REL_LOC, 0, 0 },
 	F(path, TRING_FT_STRPTR, 8, 0),
 };
 
@@ -88,6 +89,9 @@ static int eval_fields(const char *text, const struct rec *r,
 		return REMOVES;
 	ret = tring_filter_match(f, r, sizeof(*r));
 	check(!strcmp(tring_filter_text(f), text), "text kept");
+	/* The gate never leaves out what the filter keeps. */
+	current->pid = r->pid;
+	check(!(ret && tring_filter_gate_rejects(f)), "%s: gated out", text);
 	tring_filter_free(f);
 	return ret;
 }
@@ -278,14 +282,14 @@ static void t_specials(void)
 	};
 	static const struct tring_filter_field pid_cpu[] = {
 		F(pid, TRING_FT_INT, 4, 1),
-		{ "cpu", offsetof(struct rec, flags), 1, TRING_FT_INT, 0 },
+		{ "cpu", offsetof(struct rec, flags), 1, TRING_FT_INT, 0, 0 },
 	};
 	struct tring_filter_error err;
 	struct tring_filter *f;
 	struct rec r;
 
 	rec_init(&r, 42, "bash", "eth0", "/etc/passwd");
-	twin_this_cpu = 3;
+	twin_set_cpu(3);
 	strcpy(current->comm, "worker/3");
 	check_cases(cases, ARRAY_SIZE(cases), &r);
 	/* Without a comm field, comm is the task's; a cpu field wins. */
@@ -296,16 +300,16 @@ static void t_specials(void)
 				 ARRAY_SIZE(fields), &err);
 	if (check(!IS_ERR_OR_NULL(f), "compiled")) {
 		check(tring_filter_match(f, &r, sizeof(r)), "on CPU 3");
-		twin_this_cpu = 5;
+		twin_set_cpu(5);
 		check(!tring_filter_match(f, &r, sizeof(r)), "on CPU 5");
-		twin_this_cpu = 3;
+		twin_set_cpu(3);
 		strcpy(current->comm, "0123456789abcde");
 		check(!tring_filter_match(f, &r, sizeof(r)), "renamed");
 		tring_filter_free(f);
 	}
 	check(eval("COMM == '0123456789abcde'", &r) == 1, "15-byte comm");
 	check(eval("COMM == '0123456789abcdef'", &r) == 0, "16 bytes");
-	twin_this_cpu = 0;
+	twin_set_cpu(0);
 	memset(current->comm, 0, sizeof(current->comm));
 }
 
@@ -415,6 +419,57 @@ static void fuzz_text(char *t, size_t size)
 		t[rnd(strlen(t))] = (char)(1 + rnd(255));
 }
 
+/*
+ * The gate (struct tring_filter_gate): set exactly when the filter
+ * requires "pid == N" of the writer's own pid, and then it leaves out
+ * every other pid and only those.
+ */
+static void t_gate(void)
+{
+	static const struct {
+		const char *f;
+		bool on;
+		s64 pid;
+	} cases[] = {
+		{ "pid == 42", true, 42 },
+		{ "pid == 42 && port == 443", true, 42 },
+		{ "port == 443 && (flags & 1 && pid == 42)", true, 42 },
+		{ "(pid == 7 || pid == 7) && flags & 1", true, 7 },
+		{ "pid == -1", true, -1 },
+		{ "pid == 7 || pid == 8", false, 0 },
+		{ "pid == 7 || port == 1", false, 0 },
+		{ "!(pid == 7)", false, 0 },
+		{ "!!(pid == 7)", false, 0 },
+		{ "pid != 7", false, 0 },
+		{ "pid >= 7", false, 0 },
+		{ "delta == 7", false, 0 },
+		{ "port == 443", false, 0 },
+	};
+	const struct tring_filter_gate *g;
+	struct tring_filter_error err;
+	struct tring_filter *f;
+	unsigned int i;
+
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		f = tring_filter_compile(cases[i].f, fields,
+					 ARRAY_SIZE(fields), &err);
+		if (!check(!IS_ERR_OR_NULL(f), "%s: compiled", cases[i].f))
+			continue;
+		g = (const void *)f;
+		check(g->on == cases[i].on &&
+		      (!g->on || g->pid == (u64)cases[i].pid),
+		      "%s: gate %d %lld, want %d %lld", cases[i].f, g->on,
+		      (long long)g->pid, cases[i].on, (long long)cases[i].pid);
+		current->pid = (int)cases[i].pid;
+		check(!tring_filter_gate_rejects(f), "%s: its pid passes",
+		      cases[i].f);
+		current->pid = (int)cases[i].pid + 1;
+		check(tring_filter_gate_rejects(f) == cases[i].on,
+		      "%s: another pid", cases[i].f);
+		tring_filter_free(f);
+	}
+}
+
 static void t_fuzz(void)
 {
 	static const char *const strs[] = { "", "bash", "b", "eth0",
@@ -442,7 +497,12 @@ static void t_fuzz(void)
 			 strs[rnd(ARRAY_SIZE(strs))],
 			 rnd(4) ? strs[rnd(ARRAY_SIZE(strs))] : NULL);
 		r.flags = random();
-		tring_filter_match(f, &r, sizeof(r));
+		/* The gate never leaves out what the filter keeps. */
+		if (rnd(2))
+			r.pid = 42;
+		current->pid = r.pid;
+		check(!(tring_filter_match(f, &r, sizeof(r)) &&
+			tring_filter_gate_rejects(f)), "'%s': gated out", text);
 		tring_filter_free(f);
 	}
 	tap_diag("fuzz: %u filters accepted, %u refused", accepted, refused);
@@ -463,6 +523,7 @@ int main(void)
 		{ t_specials, "CPU, cpu, common_cpu, COMM, comm" },
 		{ t_errors, "bad filters refused at the right position" },
 		{ t_limits, "length, comparisons, nesting, string limits" },
+		{ t_gate, "the pid gate: set when the filter requires the pid" },
 		{ t_fuzz, "20000 fuzzed filters: refused or run, cleanly" },
 	};
 	unsigned int i;

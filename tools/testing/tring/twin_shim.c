@@ -41,6 +41,7 @@ __attribute__((constructor)) static void twin_core_setup(void)
 }
 
 __thread int twin_this_cpu;
+__thread size_t twin_this_cpu_off;
 /* current (shim/linux/sched.h): one task per thread. */
 __thread struct task_struct twin_task;
 unsigned long twin_warnings;
@@ -663,7 +664,7 @@ void twin_cpu_register(int cpu)
 		fprintf(stderr, "twin: CPU %d registered twice\n", cpu);
 		abort();
 	}
-	twin_this_cpu = cpu;
+	twin_set_cpu(cpu);
 	twin_cpu_thread[cpu] = pthread_self();
 	__atomic_store_n(&twin_cpu_up[cpu], 1, __ATOMIC_RELEASE);
 	pthread_rwlock_unlock(&twin_hotplug);

@@ -458,7 +458,7 @@ static void t_header_fields(void)
 	const unsigned char *rec;
 	unsigned long pos;
 
-	twin_this_cpu = 3;
+	twin_set_cpu(3);
 	nlens = 0;
 	set_len(2, 8);
 	set_len(3, 5);
@@ -509,7 +509,7 @@ static void t_header_fields(void)
 	check_eq(tring_cpu_put(cb, 0, 1), 0);
 	check_eq(cb->consumed, SB);
 	real_clock();
-	twin_this_cpu = 0;
+	twin_set_cpu(0);
 	tring_buffer_free(buf);
 }
 
@@ -1375,12 +1375,12 @@ static void t_flush_offline(void)
 
 	nlens = 0;
 	set_len(2, 8);
-	twin_this_cpu = 5;
+	twin_set_cpu(5);
 	check(!cpu_online(5), "CPU 5 online");
 	check_eq(wr(buf, 2, 8, 0), 0);
 	check_eq(tring_cpu_flush(cb), SB);
 	check_eq(twin_load(&twin_ipi_count[5]), ipis);
-	twin_this_cpu = 0;
+	twin_set_cpu(0);
 	rd_reset();
 	check_eq(rd_all(cb), 1);
 	check_eq(R.nev, 1);
@@ -1986,7 +1986,7 @@ static void t_nested_in_open(void)
 }
 
 /*
- * The fast path's cache of the current sub-buffer (cb->cur_pos). First a
+ * The fast path's cache of the current sub-buffer (cb->cur_last). First a
  * writer opening packet 1 is interrupted right after its cmpxchg on the
  * position; the nested writer fills packet 1, moves on to packet 2 and
  * stores it in the cache. The opener then finds a newer entry and leaves
@@ -2008,17 +2008,17 @@ static void t_cache(void)
 	unsigned long per = per_subbuf(rec_size(60)), i, n, tail;
 
 	fill_packet0(buf, per);
-	check_eq(cb->cur_pos, 0);
+	check_eq(cb->cur_last, SB - 1);
 	open_nested = per + 3;	/* fills packet 1, spills into 2 */
 	twin_irq_fn[1] = open_nested_fn;
 	twin_watch(&cb->offset, 0, open_hook, NULL);
 	check_eq(wr_seq(buf, 2, 60, per), 0);	/* opens packet 1 */
 	check(!twin_watch_pending(), "watch did not fire");
 	/* The opener left the nested writer's newer entry. */
-	check_eq(cb->cur_pos, 2 * SB);
+	check_eq(cb->cur_last, 2 * SB + SB - 1);
 	check_eq(local_read(&cb->offset) / SB, 2);
 	check_eq(wr_seq(buf, 2, 60, 2000), 0);	/* fast path in packet 2 */
-	check_eq(cb->cur_pos, 2 * SB);
+	check_eq(cb->cur_last, 2 * SB + SB - 1);
 	n = per + 1 + open_nested + 1;
 
 	/*
@@ -2030,12 +2030,12 @@ static void t_cache(void)
 		check_eq(wr_seq(buf, 2, 60, 3000 + i), 0);
 	n += tail;
 	open_nested = 2;	/* the last record of packet 2, the first of 3 */
-	twin_watch(&cb->cur_pos, 0, cache_read_hook, NULL);
+	twin_watch(&cb->cur_last, 0, cache_read_hook, NULL);
 	check_eq(wr_seq(buf, 2, 60, 4000), 0);
 	check(!twin_watch_pending(), "watch did not fire");
 	twin_irq_fn[1] = NULL;
 	n += 1 + open_nested;
-	check_eq(cb->cur_pos, 3 * SB);
+	check_eq(cb->cur_last, 3 * SB + SB - 1);
 	check_eq(wr_seq(buf, 2, 60, 5000), 0);	/* fast path in packet 3 */
 	n++;
 	tring_cpu_flush(cb);
@@ -2077,7 +2077,7 @@ static struct tring_cpu *busy_cb;
 
 static void busy_second_fn(int level)
 {
-	check_eq(busy_cb->cur_pos, TRING_BUSY_POS);
+	check_eq(busy_cb->cur_last, TRING_BUSY_LAST);
 	check_eq(wr_seq(nest_buf, 3, 60, 9999), 0);
 }
 
@@ -2092,19 +2092,19 @@ static void busy_first_fn(int level)
 
 	for (i = 0; i < open_nested; i++)
 		check_eq(wr_seq(nest_buf, 3, 60, 1000 + i), 0);
-	check_eq(busy_cb->cur_pos, TRING_BUSY_POS);
+	check_eq(busy_cb->cur_last, TRING_BUSY_LAST);
 	twin_irq_fn[1] = busy_second_fn;
 	twin_watch(&busy_cb->cur_slot, 0, busy_second_hook, NULL);
 }
 
-/* At each access to cur_pos, until the opener has taken the cache. */
+/* At each access to cur_last, until the opener has taken the cache. */
 static void busy_hook(void *arg)
 {
-	if (__atomic_load_n(&busy_cb->cur_pos, __ATOMIC_RELAXED) ==
-	    TRING_BUSY_POS)
+	if (__atomic_load_n(&busy_cb->cur_last, __ATOMIC_RELAXED) ==
+	    TRING_BUSY_LAST)
 		twin_raise(1);
 	else
-		twin_watch(&busy_cb->cur_pos, 0, busy_hook, NULL);
+		twin_watch(&busy_cb->cur_last, 0, busy_hook, NULL);
 }
 
 static void t_cache_busy(void)
@@ -2118,15 +2118,15 @@ static void t_cache_busy(void)
 	check_eq(rd_take(cb, 2), 2);		/* room for packet 4 */
 	open_nested = per + 3;			/* fills packet 3, spills */
 	twin_irq_fn[1] = busy_first_fn;
-	twin_watch(&cb->cur_pos, 0, busy_hook, NULL);
+	twin_watch(&cb->cur_last, 0, busy_hook, NULL);
 	check_eq(wr_seq(buf, 2, 60, 3 * per), 0);	/* opens packet 3 */
 	check(!twin_watch_pending(), "watch did not fire");
 	twin_irq_fn[1] = NULL;
 	/* The opener's entry, stored last, is stale; the next one mends it. */
-	check_eq(cb->cur_pos, 3 * SB);
+	check_eq(cb->cur_last, 3 * SB + SB - 1);
 	for (i = 0; i < 10; i++)
 		check_eq(wr_seq(buf, 2, 60, 7000 + i), 0);
-	check_eq(cb->cur_pos, 4 * SB);
+	check_eq(cb->cur_last, 4 * SB + SB - 1);
 	tring_cpu_flush(cb);
 	rd_reset();
 	check_eq(rd_all(cb), 3);		/* packets 2, 3 and 4 */
@@ -2310,11 +2310,11 @@ static void t_counts_and_cpus(void)
 
 	nlens = 0;
 	for (cpu = 0; cpu < TWIN_NR_CPUS; cpu++) {
-		twin_this_cpu = cpu;
+		twin_set_cpu(cpu);
 		check_eq(wr(buf, 2, 8, cpu), 0);
 		check_eq(wr(buf, 2, 8, cpu), 0);
 	}
-	twin_this_cpu = 0;
+	twin_set_cpu(0);
 	for (cpu = 0; cpu < TWIN_NR_CPUS; cpu++) {
 		struct tring_cpu *cb = twin_cb(buf, cpu);
 
@@ -2365,13 +2365,13 @@ static void t_rings_online_only(void)
 		goto free;
 	va = cb->va;
 	/* Offline and back: the same ring, with what it holds. */
-	twin_this_cpu = 3;
+	twin_set_cpu(3);
 	nlens = 0;
 	check_eq(wr(buf, 2, 8, 30), 0);
 	check_eq(twin_cpu_prepare(3, &buf->cpuhp_node), 0);
 	check(cb->va == va, "the ring was made again");
 	check_eq(wr(buf, 2, 8, 31), 0);
-	twin_this_cpu = 0;
+	twin_set_cpu(0);
 	tring_cpu_flush(cb);
 	set_len(2, 8);
 	rd_reset();

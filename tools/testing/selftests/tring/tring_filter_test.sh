@@ -8,6 +8,7 @@
 #             sys_<name>; none for syscall_entry and the marker
 #   enable    sys_<name>/enable switches that call alone: syscall_entry
 #             reads X, and 1 again for all of them
+#   gate      "common_pid == P" (alone, under "&&"): P's calls alone
 #   ftrace    the same filter on the same tracepoint in ftrace and in
 #             tring, both on over one workload: the same count of events
 #             (sched_process_exec's filename, exit_syscall's id and ret
@@ -124,6 +125,21 @@ count_written
 echo 0 >$S/sys_getcpu/enable
 [ $((W - w0)) = 15 ]
 tap_ok $? "enable: sys_getcpu alone records its 15 calls and no other: $((W - w0)) events"
+# The pid gate (struct tring_filter_gate): "common_pid == P", alone and
+# as an operand of "&&", leaves every other pid out in the probe, before
+# the event is built. The shell that sets the filter execs the tree's
+# first process: its 5 calls are kept, its child's and grandchild's not.
+for gf in 'common_pid == $$' 'cpu != 0 && common_pid == $$'; do
+	echo 1 >$S/sys_getcpu/enable
+	count_written; w0=$W
+	sh -c "echo \"$gf\" >$S/sys_getcpu/filter && exec \"\$0\" flt 1 5" \
+		"$(dirname "$0")/tring_track_work"
+	count_written
+	echo 0 >$S/sys_getcpu/enable
+	echo 0 >$S/sys_getcpu/filter
+	[ $((W - w0)) = 5 ]
+	tap_ok $? "gate: sys_getcpu '$gf' records that process's 5 calls alone: $((W - w0)) events"
+done
 
 # --- ftrace -------------------------------------------------------------------
 if [ -d $TR/events/syscalls/sys_enter_openat ]; then

@@ -23,8 +23,16 @@
 #endif
 _Static_assert(TWIN_NR_CPUS >= 1 && TWIN_NR_CPUS <= 64, "TWIN_NR_CPUS");
 
-/* The CPU this thread (and its signal handlers) writes as. */
-extern __thread int twin_this_cpu;
+/*
+ * The CPU this thread (and its signal handlers) writes as, and the offset
+ * of its per-CPU copies (twin_set_cpu() sets both). The offset plays the
+ * kernel's this_cpu_off: this_cpu_ptr() is one thread-local load and an
+ * add, as the kernel's is one %gs-relative load and an add. Local-exec:
+ * the twin's objects link into executables only.
+ */
+extern __thread int twin_this_cpu __attribute__((tls_model("local-exec")));
+extern __thread size_t twin_this_cpu_off
+	__attribute__((tls_model("local-exec")));
 
 /*
  * Per-CPU memory: TWIN_NR_CPUS copies TWIN_PERCPU_UNIT bytes apart. The
@@ -38,6 +46,12 @@ void twin_free_percpu(void *p);
 static inline size_t twin_percpu_stride(const void *p)
 {
 	return TWIN_PERCPU_UNIT;
+}
+
+static inline void twin_set_cpu(int cpu)
+{
+	twin_this_cpu = cpu;
+	twin_this_cpu_off = (size_t)cpu * TWIN_PERCPU_UNIT;
 }
 
 /*

@@ -12,7 +12,8 @@
 #
 # /results/env (written by scripts/bench.sh) sets MODDIR, TOOLS,
 # BENCHTOOLS (host paths, visible here through the 9p root), ROUNDS,
-# WARMUP (1, the default: the race's round 0 warms up; 0: none, for the
+# WARMUP (1, the default: the race's round 0 warms up, at a tenth of the
+# sizes; 0: none, for the
 # smoke run, whose figures nobody reads), RATE_ROUNDS,
 # BUFKB, SUBBUFKB, the workloads' sizes (SYSCALLS, PINGPONG, HB_GROUPS,
 # HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
@@ -174,9 +175,11 @@ up "tracers: $TRACERS"
 WORKLOADS=${WORKLOADS:-syscall-1cpu syscall-all pingpong hackbench forkexec}
 # HALVES: the race's sizes in halves (2: as given; the race's rounds
 # take 2, 3 and 4 in turn, so that time and bytes can be fitted over
-# several sizes).
-HALVES=2
-sz() { echo $(($1 * HALVES / 2)); }
+# several sizes). DIV: the warm-up round's sizes are a tenth (it only
+# has to load each tracer's binaries and make the emulator translate
+# their code; its figures are left out).
+HALVES=2 DIV=1
+sz() { echo $(($1 * HALVES / 2 / DIV)); }
 wl_args() {
 	case $1 in
 	syscall-1cpu) echo "syscall $(sz $SYSCALLS)" ;;
@@ -611,14 +614,14 @@ one() {
 # Round 0 warms up (the first run of each tracer pays for cold
 # translations under emulation) and is left out of every figure.
 for r in $(section race && seq $((WARMUP ? 0 : 1)) "$ROUNDS"); do
-	HALVES=$((2 + r % 3))
+	HALVES=$((2 + r % 3)) DIV=$((r ? 1 : 10))
 	for w in $WORKLOADS; do
 		for t in $(rotated "$r"); do
 			one race "$r" "$w" "$t"
 		done
 	done
 done
-HALVES=2
+HALVES=2 DIV=1
 
 # --- The latency the traced process sees ---------------------------------------
 # SYSCALLS getppid() calls on CPU 0, each timed alone, under each tracer

@@ -44,8 +44,11 @@
 	TWIN_WATCH(&(x), 1);						\
 	__v;								\
 })
-#else
+#elif defined(TRING_SHIM_C11)
 #define READ_ONCE(x)		__atomic_load_n(&(x), __ATOMIC_RELAXED)
+#else
+/* The benchmark's build: the kernel's own volatile load. */
+#define READ_ONCE(x)		(*(const volatile __typeof__(x) *)&(x))
 #endif
 #ifdef TWIN_HOOKS
 /* Test builds: and right after a WRITE_ONCE(). */
@@ -55,6 +58,18 @@
 } while (0)
 #else
 #define WRITE_ONCE(x, val)	__atomic_store_n(&(x), (val), __ATOMIC_RELAXED)
+#endif
+
+/*
+ * data_race(): a plain access the kernel's KCSAN is told to ignore. The
+ * core uses it on lvalues only. Test builds make it a READ_ONCE(), an
+ * interleaving point the sanitizers know is meant to race; the
+ * benchmark's build leaves it plain, as the kernel's is.
+ */
+#ifdef TWIN_HOOKS
+#define data_race(x)		READ_ONCE(x)
+#else
+#define data_race(x)		(x)
 #endif
 
 #define container_of(ptr, type, member)					\

@@ -18,7 +18,8 @@
 #define per_cpu_ptr(ptr, cpu)						\
 	((typeof(ptr))((char *)(ptr) +					\
 		       (size_t)(cpu) * twin_percpu_stride(ptr)))
-#define this_cpu_ptr(ptr)	per_cpu_ptr(ptr, twin_this_cpu)
+#define this_cpu_ptr(ptr)						\
+	((typeof(ptr))((char *)(ptr) + twin_this_cpu_off))
 
 #define for_each_possible_cpu(cpu)					\
 	for ((cpu) = 0; (cpu) < TWIN_NR_CPUS; (cpu)++)

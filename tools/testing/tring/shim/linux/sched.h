@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tring twin shim: the task running, as much of it as the filter reads
- * (its comm). Each thread is its own task, named as the test sets
- * twin_task.comm (empty until then).
+ * (its comm and pid). Each thread is its own task, named and numbered
+ * as the test sets twin_task.comm and .pid (empty and 0 until then).
  */
 #ifndef _TWIN_LINUX_SCHED_H
 #define _TWIN_LINUX_SCHED_H
@@ -11,6 +11,7 @@
 
 struct task_struct {
 	char comm[TASK_COMM_LEN];
+	int pid;
 };
 
 extern __thread struct task_struct twin_task;
