@@ -166,12 +166,14 @@ tap_run() {
 # What the debug kernels' build needs first (setup.sh --kernel): they
 # build in the background while the rest installs.
 say "setting up (Debian packages; the debug kernels build in the background)"
-setup_failed() {
-	cat "$OUT/logs/setup.log"
+# early_failure LOG: a step before any test failed: its log, one failure.
+early_failure() {
+	cat "$1"
 	echo "0 passed, 1 failed"
 	exit 1
 }
-"$top/scripts/setup.sh" --kernel >"$OUT/logs/setup.log" 2>&1 || setup_failed
+"$top/scripts/setup.sh" --kernel >"$OUT/logs/setup.log" 2>&1 ||
+	early_failure "$OUT/logs/setup.log"
 # The debug kernels, built once (minutes) and cached, for the parts that
 # use them (all of them in "make check"). On a fresh machine they build in
 # the background at the lowest CPU priority, from here on: during the
@@ -220,7 +222,8 @@ if [ -n "$KWANTED" ]; then
 	) </dev/null &
 	KBUILD_PID=$!
 fi
-"$top/scripts/setup.sh" >>"$OUT/logs/setup.log" 2>&1 || setup_failed
+"$top/scripts/setup.sh" >>"$OUT/logs/setup.log" 2>&1 ||
+	early_failure "$OUT/logs/setup.log"
 QEMU=$(qemu_version)
 # The source for checkpatch: unpacked by the background job (waited for
 # here, not through the cache's lock, which a build holds), or here.
@@ -229,11 +232,8 @@ while [ -n "$KBUILD_PID" ] && kill -0 "$KBUILD_PID" 2>/dev/null &&
 	! grep -qs . "$ksrc/.tring-version"; do
 	sleep 2
 done
-"$VM/build-debug-kernel.sh" --extract >>"$OUT/logs/linux-source.log" 2>&1 || {
-	cat "$OUT/logs/linux-source.log"
-	echo "0 passed, 1 failed"
-	exit 1
-}
+"$VM/build-debug-kernel.sh" --extract >>"$OUT/logs/linux-source.log" 2>&1 ||
+	early_failure "$OUT/logs/linux-source.log"
 # wait_kernel NAME: wait until the background build has made kernel NAME
 # (kasan-6.1 is built first, for lane B, which reaches it first),
 # then set KDEBUG or KKASAN to its build tree. A kernel that did not
