@@ -6,7 +6,7 @@
 #ifndef _TRING_FILTER_H
 #define _TRING_FILTER_H
 
-#include <linux/sched.h>
+#include <linux/limits.h>
 #include <linux/types.h>
 
 /* Limits of one filter; past them it is refused with EINVAL. */
@@ -62,8 +62,9 @@ struct tring_filter_field {
  * changed: a comparison "FIELD == N" on a field marked is_current_pid
  * that the filter requires (an operand of its top-level "&&"s, or the
  * same comparison on both sides of an "||"). A writer tests it before it
- * builds the event's record (tring_filter_gate_rejects()); the whole
- * filter still runs on the events it lets through.
+ * builds the event's record (tring_filter_gate_pid(), kept in the
+ * filter's slot); the whole filter still runs on the events it lets
+ * through.
  */
 struct tring_filter_gate {
 	u64 pid;
@@ -91,20 +92,25 @@ bool tring_filter_match(const struct tring_filter *f, const void *rec,
 const char *tring_filter_text(const struct tring_filter *f);
 
 /**
- * tring_filter_gate_rejects - does @f leave out every event of current?
+ * tring_filter_gate_pid - the pid @f requires of current, for a writer
  * @f: a compiled filter.
  *
- * Context: any, NMI included (the task fields read are the interrupted
- * task's, as the filter's own record holds them).
- * Return: true when current's pid alone fails @f.
+ * A pid the filter's constant cannot be (below 0, above INT_MAX) is
+ * INT_MAX, which no task has: that filter keeps no task's event. Pid 0,
+ * the idle tasks', is left to the filter itself: 0 stands for no gate,
+ * which is what a zeroed slot holds.
+ *
+ * Return: 0 if @f has no gate; else the only pid whose events @f can
+ * keep, from 1 to INT_MAX.
  */
-static __always_inline bool
-tring_filter_gate_rejects(const struct tring_filter *f)
+static inline int tring_filter_gate_pid(const struct tring_filter *f)
 {
 	/* The gate is the filter's first member (tring_filter.c). */
 	const struct tring_filter_gate *g = (const void *)f;
 
-	return g->on && g->pid != (u64)(s64)current->pid;
+	if (!g->on)
+		return 0;
+	return g->pid <= INT_MAX ? (int)g->pid : INT_MAX;
 }
 
 void tring_filter_free(struct tring_filter *f);

@@ -76,6 +76,8 @@ static void tring_filter_set(struct tring_filter_slot *slot,
 	 * the rcu_dereference_sched() in tring_filter_get().
 	 */
 	old = rcu_replace_pointer(slot->filter, f, lockdep_is_held(slot->lock));
+	/* No order needed with the pointer: see struct tring_filter_slot. */
+	WRITE_ONCE(slot->gate_pid, f ? tring_filter_gate_pid(f) : 0);
 	swap(slot->ferr, ferr);
 	if (!old && f)
 		static_branch_inc(&tring_filter_key);
@@ -232,6 +234,7 @@ void tring_filter_slot_free(struct tring_filter_slot *slot)
 		tring_filter_slot_release(slot);
 	tring_filter_free(f);
 	RCU_INIT_POINTER(slot->filter, NULL);
+	slot->gate_pid = 0;
 	kfree(slot->ferr);
 	slot->ferr = NULL;
 }

@@ -28,6 +28,12 @@ struct tring_filter_ferr;
  *	whatever else must not run while a filter changes).
  * @released: tring_filter_slot_release() has turned the static key
  *	down for @filter; set once, by the slot's last holder.
+ * @gate_pid: tring_filter_gate_pid() of @filter, 0 without one: a
+ *	writer tests it before anything else of the filter, with no
+ *	section (tring_filter_slot_gated_out()). Written with @filter under
+ *	@lock, each with a store of its own: a writer racing with a change
+ *	may read the old gate and the new filter or the reverse, and so
+ *	judges its event by the old filter or the new one.
  */
 struct tring_filter_slot {
 	struct tring_filter __rcu *filter;
@@ -37,6 +43,7 @@ struct tring_filter_slot {
 					struct tring_filter_error *err);
 	struct mutex *lock;	/* the file's; its owner's too */
 	bool released;
+	int gate_pid;
 };
 
 /* On while any slot holds a filter: hand-written events check it. */
@@ -47,6 +54,23 @@ struct dentry *tring_filter_file(struct tring_filter_slot *slot,
 void tring_filter_slot_release(struct tring_filter_slot *slot);
 void tring_filter_slot_free(struct tring_filter_slot *slot);
 void tring_filter_file_exit(void);
+
+/**
+ * tring_filter_slot_gated_out - does @slot's filter leave current out?
+ * @slot: the slot.
+ *
+ * Context: any, NMI included, preemptible or not: it reads one int.
+ *
+ * Return: true if the filter in force (or the one it replaced, for a
+ * writer racing with the change) keeps no event of current's pid.
+ */
+static __always_inline bool
+tring_filter_slot_gated_out(const struct tring_filter_slot *slot)
+{
+	int pid = READ_ONCE(slot->gate_pid);
+
+	return pid && pid != current->pid;
+}
 
 /**
  * tring_filter_get - the filter in force in @slot, or NULL

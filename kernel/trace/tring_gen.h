@@ -126,6 +126,10 @@ struct tring_gen_ops {
  * @nr_fields: entries in @fields.
  * @fixed: payload bytes of the fixed-size fields.
  * @rec_min: the kernel's record is at least this long.
+ * @flat_src: with @flat, where the payload starts in the record.
+ * @flat: no dynamic field, and the fields lie one after the other in the
+ *	record as in the payload: the payload is @fixed bytes of the
+ *	record from @flat_src, copied at once.
  * @err: why it cannot be recorded (0: it can), set at registration.
  * @described: it was enabled once: the metadata describes it, also after
  *	it went away (its records may still be in the buffer). Set once,
@@ -163,6 +167,8 @@ struct tring_gen_event {
 	unsigned int nr_fields;
 	unsigned int fixed;
 	unsigned int rec_min;
+	unsigned int flat_src;
+	bool flat;
 	int err;
 	bool described;
 	bool gone;

@@ -151,7 +151,7 @@ void tring_gen_fields_free(struct tring_gen_field *fields, unsigned int n)
  * tring_gen_sizes - an event's sizes from its field table
  * @ev: the event, its ->fields and ->nr_fields set.
  *
- * Sets ->fixed and ->rec_min.
+ * Sets ->fixed, ->rec_min, ->flat and ->flat_src.
  *
  * Return: 0, or -E2BIG past TRING_GEN_MAX_DYN dynamic fields.
  */
@@ -160,15 +160,21 @@ int tring_gen_sizes(struct tring_gen_event *ev)
 	const struct tring_gen_field *f;
 	unsigned int i, ndyn = 0;
 
+	ev->flat_src = ev->nr_fields ? ev->fields[0].src : 0;
+	ev->flat = true;
 	for (i = 0; i < ev->nr_fields; i++) {
 		f = &ev->fields[i];
 		if (f->kind >= TRING_GEN_DSTR)
 			ndyn++;
-		else
+		else if (f->src != ev->flat_src + ev->fixed)
+			ev->flat = false;
+		if (f->kind < TRING_GEN_DSTR)
 			ev->fixed += f->size;
 		ev->rec_min = max_t(unsigned int, ev->rec_min,
 				    f->src + f->size);
 	}
+	if (ndyn)
+		ev->flat = false;
 	return ndyn > TRING_GEN_MAX_DYN ? -E2BIG : 0;
 }
 

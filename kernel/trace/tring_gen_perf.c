@@ -117,6 +117,8 @@ static unsigned int tring_gen_len(const struct tring_gen_event *ev,
 	const struct tring_gen_field *f;
 	unsigned int i, d = 0, off, len = ev->fixed;
 
+	if (ev->flat)
+		return len;
 	for (i = 0; i < ev->nr_fields; i++) {
 		f = &ev->fields[i];
 		if (f->kind == TRING_GEN_DSTR) {
@@ -142,6 +144,10 @@ static __always_inline void tring_gen_copy(const struct tring_gen_event *ev,
 	const struct tring_gen_field *f;
 	unsigned int i, d = 0, off;
 
+	if (ev->flat) {
+		memcpy(p, rec + ev->flat_src, ev->fixed);
+		return;
+	}
 	for (i = 0; i < ev->nr_fields; i++) {
 		f = &ev->fields[i];
 		if (f->kind < TRING_GEN_DSTR) {

@@ -183,6 +183,9 @@ struct tring_probe_type {
  *	as a __data_loc field; the string itself lies after the fixed part.
  * @nr_ops: ops in @ops (2 to TRING_PROBE_MAX_OPS; 1 for $comm and an
  *	immediate string).
+ * @reg: the byte of struct pt_regs whose value the field stores as it
+ *	is (a register, $argN up to the sixth, $retval; its low @size
+ *	bytes), or TRING_PROBE_NO_REG: @ops must run.
  */
 struct tring_probe_arg {
 	const char *name;
@@ -191,7 +194,10 @@ struct tring_probe_arg {
 	u16 offset;
 	u8 size;
 	u8 nr_ops;
+	u16 reg;
 };
+
+#define TRING_PROBE_NO_REG	U16_MAX
 
 /**
  * struct tring_probe_def - a parsed and compiled probe definition
@@ -203,6 +209,8 @@ struct tring_probe_arg {
  *	__probe_func then __probe_ret_ip (u64 each); 0 for a removal.
  * @fixed_size: bytes of the record's fixed part: the probe's fields, then
  *	each argument's field; a string's bytes follow it.
+ * @direct: every argument has a @reg, and the fields leave no byte
+ *	between them: tring_probe_eval() stores them with no program.
  * @maxactive: a kretprobe's MAXACTIVE; 0: the kernel's default.
  * @size: bytes of the block (this struct, @ops, @args, @chars).
  * @group: the group; TRING_PROBE_KGROUP or TRING_PROBE_UGROUP if none
@@ -232,6 +240,7 @@ struct tring_probe_def {
 	u16 nr_ops;
 	u16 head_size;
 	u16 fixed_size;
+	bool direct;
 	unsigned int maxactive;
 	size_t size;
 	const char *group;
@@ -286,6 +295,49 @@ struct tring_probe_ctx {
 unsigned int tring_probe_eval(const struct tring_probe_def *def,
 			      const struct tring_probe_ctx *ctx, u8 *rec,
 			      unsigned int base, unsigned int cap, u32 *faults);
+
+/**
+ * tring_probe_eval_direct - store a direct definition's fields
+ * @def: the definition; @def->direct set (struct tring_probe_def).
+ * @ctx: the hit.
+ * @rec: where its record starts: @def->fixed_size bytes, every one
+ *	written.
+ *
+ * The probe's own fields, then each argument's register (its low bytes).
+ * Any context, NMI included. Inline in tring_probe_eval() and in the
+ * handlers' path that writes straight into the buffer.
+ */
+static __always_inline void
+tring_probe_eval_direct(const struct tring_probe_def *def,
+			const struct tring_probe_ctx *ctx, u8 *rec)
+{
+	const u8 *regs = (const u8 *)ctx->regs;
+	const struct tring_probe_arg *a;
+	unsigned long v;
+	unsigned int i;
+
+	memcpy(rec, &ctx->ip, sizeof(u64));
+	if (def->head_size > sizeof(u64))
+		memcpy(rec + sizeof(u64), &ctx->ret_ip, sizeof(u64));
+	for (i = 0; i < def->nr_args; i++) {
+		a = &def->args[i];
+		v = *(const unsigned long *)(regs + a->reg);
+		/* Little endian: the low bytes first; constant sizes. */
+		switch (a->size) {
+		case 1:
+			memcpy(rec + a->offset, &v, 1);
+			break;
+		case 2:
+			memcpy(rec + a->offset, &v, 2);
+			break;
+		case 4:
+			memcpy(rec + a->offset, &v, 4);
+			break;
+		default:
+			memcpy(rec + a->offset, &v, 8);
+		}
+	}
+}
 
 /* ---- between tring_probe_parse.c and tring_probe_fetch.c ---- */
 

@@ -307,6 +307,36 @@ static nokprobe_inline bool tp_run(struct tp_eval *e,
 	return ret;
 }
 
+/*
+ * tring_probe_eval()'s programs, out of line: their frame is not the
+ * direct definitions'.
+ */
+static noinline unsigned int tp_eval_programs(const struct tring_probe_def *def,
+					      const struct tring_probe_ctx *ctx,
+					      u8 *rec, unsigned int base,
+					      unsigned int cap, u32 *faults)
+{
+	struct tp_eval e = {
+		.def = def, .ctx = ctx, .rec = rec, .base = base,
+		.pos = base + def->fixed_size, .end = min(cap, TP_LOC_MAX),
+	};
+	u64 head[2] = { ctx->ip, ctx->ret_ip };
+	unsigned int i;
+	u32 bits = 0;
+
+	/* Nothing of the buffer's past shows between the fields. */
+	memset(rec + base, 0, def->fixed_size);
+	if (def->head_size <= sizeof(head))
+		memcpy(rec + base, head, def->head_size);
+	for (i = 0; i < def->nr_args; i++)
+		if (tp_run(&e, &def->args[i]))
+			bits |= 1U << min(i, 31U);
+	*faults = bits;
+	return e.pos - base;
+}
+
+NOKPROBE_SYMBOL(tp_eval_programs);
+
 /**
  * tring_probe_eval - run a definition's fetch programs at a hit
  * @def: the definition, its TRING_PROBE_OP_SYMBOL ops resolved (one left
@@ -337,26 +367,13 @@ unsigned int tring_probe_eval(const struct tring_probe_def *def,
 			      const struct tring_probe_ctx *ctx, u8 *rec,
 			      unsigned int base, unsigned int cap, u32 *faults)
 {
-	struct tp_eval e = {
-		.def = def, .ctx = ctx, .rec = rec, .base = base,
-		.pos = base + def->fixed_size, .end = min(cap, TP_LOC_MAX),
-	};
-	u64 head[2] = { ctx->ip, ctx->ret_ip };
-	unsigned int i;
-	u32 bits = 0;
-
 	*faults = 0;
 	if (base + def->fixed_size > cap)
 		return 0;
-	/* Nothing of the buffer's past shows between the fields. */
-	memset(rec + base, 0, def->fixed_size);
-	if (def->head_size <= sizeof(head))
-		memcpy(rec + base, head, def->head_size);
-	for (i = 0; i < def->nr_args; i++)
-		if (tp_run(&e, &def->args[i]))
-			bits |= 1U << min(i, 31U);
-	*faults = bits;
-	return e.pos - base;
+	if (!def->direct)
+		return tp_eval_programs(def, ctx, rec, base, cap, faults);
+	tring_probe_eval_direct(def, ctx, rec + base);
+	return def->fixed_size;
 }
 
 NOKPROBE_SYMBOL(tring_probe_eval);

@@ -19,10 +19,13 @@
  * tring_gen_record(), which runs the event's filter on it and copies it
  * into the buffer with tring_reserve()/tring_commit(): the record is
  *
- *	u32 __probe_faults	bit i: argument i faulted (i >= 31: bit 31)
  *	s32 common_pid		current's pid (the thread's)
+ *	u32 __probe_faults	bit i: argument i faulted (i >= 31: bit 31)
  *	u64 __probe_ip		or __probe_func, then __probe_ret_ip
  *	the arguments' fields, then their strings
+ *
+ * in the payload's order, so that a record with no string and no hole
+ * between its fields is copied whole (struct tring_gen_event's flat).
  *
  * The scratch: one record of TRING_PROBE_REC bytes per CPU and per
  * context level (task, softirq, hardirq, NMI), with a busy flag each: a
@@ -53,6 +56,7 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
+#include "tring_ctx.h"
 #include "tring_events.h"
 #include "tring_filter.h"
 #include "tring_gen.h"
@@ -61,7 +65,7 @@
 #include "tring_probe_event.h"
 #include "tring_track.h"
 
-/* Bytes before the definition's record: __probe_faults, common_pid. */
+/* Bytes before the definition's record: common_pid, __probe_faults. */
 #define TRING_PROBE_HDR		8
 
 /**
@@ -81,17 +85,53 @@ static LIST_HEAD(tring_probes);			/* tring_probe_lock */
 static unsigned int tring_probe_count;		/* tring_probe_lock */
 static struct tring_probe_scratch __percpu *tring_probe_scratch;
 
-/**
- * tring_probe_hit - record one hit of a probe
- * @p: the probe, whose handler runs.
- * @ctx: what its fetch programs read (the registers, the addresses).
- *
- * The record is made in this CPU's scratch of the context's level, then
- * written with tring_gen_record(). Any context, preemptible or not (a
- * uprobe's handler runs in the task, preemptible): preemption is off
- * here from the scratch's look-up to the write.
+/*
+ * A hit of a direct definition (struct tring_probe_def) while the event
+ * has no filter: its record, the scratch's layout and the payload's
+ * alike (struct tring_gen_event's flat), stored straight into the
+ * reservation (after the contexts, if a set is in force). The ring
+ * buffer is reentrant, so this path needs no scratch and no busy flag.
+ * Return: false if the hit must take the scratch's path instead.
  */
-void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
+static bool tring_probe_direct(const struct tring_probe *p,
+			       const struct tring_probe_ctx *ctx)
+{
+	unsigned int len = TRING_PROBE_HDR + p->def->fixed_size;
+	struct tring_res res __uninitialized;
+	struct tring_buffer *buf;
+	bool done = false;
+	int ret;
+	s32 pid;
+
+	preempt_disable_notrace();
+	if (rcu_access_pointer(p->ev->fslot.filter))
+		goto out;
+	done = true;
+	/* Losses are counted by tring_reserve() and tring_ctx_reserve(). */
+	buf = rcu_dereference_sched(tring_default_buf);
+	if (buf)
+		ret = tring_reserve(buf, p->ev->id, len, &res);
+	else	/* A uprobe's registers are the user's: no kernel stack. */
+		ret = tring_ctx_reserve(p->ev->id, len, &res,
+					ctx->user ? NULL : ctx->regs);
+	if (ret)
+		goto out;
+	pid = current->pid;
+	memcpy(res.data, &pid, sizeof(pid));
+	memset(res.data + sizeof(pid), 0, sizeof(u32));	/* no fault */
+	tring_probe_eval_direct(p->def, ctx, res.data + TRING_PROBE_HDR);
+	tring_commit(&res);
+out:
+	preempt_enable_notrace();
+	return done;
+}
+
+/*
+ * tring_probe_hit()'s path through the CPU's scratch, out of line: its
+ * frame is not the direct path's.
+ */
+static noinline void tring_probe_scratch_hit(struct tring_probe *p,
+					     const struct tring_probe_ctx *ctx)
 {
 	struct tring_probe_scratch *s;
 	unsigned int level, len;
@@ -99,8 +139,6 @@ void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 	s32 pid;
 	u8 *rec;
 
-	if (tring_track_skip(current, NULL))
-		return;
 	/* The scratch is this CPU's; the buffer is looked up in it too. */
 	preempt_disable_notrace();
 	s = this_cpu_ptr(tring_probe_scratch);
@@ -116,8 +154,8 @@ void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 	len = tring_probe_eval(p->def, ctx, rec, TRING_PROBE_HDR,
 			       TRING_PROBE_REC, &faults);
 	pid = current->pid;
-	memcpy(rec, &faults, sizeof(faults));
-	memcpy(rec + 4, &pid, sizeof(pid));
+	memcpy(rec, &pid, sizeof(pid));
+	memcpy(rec + 4, &faults, sizeof(faults));
 	/* A uprobe's registers are the user's: no kernel stack from them. */
 	tring_gen_record(p->ev, rec, TRING_PROBE_HDR + len,
 			 ctx->user ? NULL : ctx->regs);
@@ -128,6 +166,28 @@ out:
 	preempt_enable_notrace();
 }
 
+/**
+ * tring_probe_hit - record one hit of a probe
+ * @p: the probe, whose handler runs.
+ * @ctx: what its fetch programs read (the registers, the addresses).
+ *
+ * A direct definition's record is written straight into the buffer
+ * (tring_probe_direct()) while its event has no filter and no context
+ * is in force; any other record is made in this CPU's scratch of the
+ * context's level, then written with tring_gen_record(). Any context,
+ * preemptible or not (a uprobe's handler runs in the task,
+ * preemptible): preemption is off from the buffer's or the scratch's
+ * look-up to the write.
+ */
+void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
+{
+	if (tring_track_skip(current, NULL))
+		return;
+	if (p->def->direct && p->ev->flat && tring_probe_direct(p, ctx))
+		return;
+	tring_probe_scratch_hit(p, ctx);
+}
+
 /* The probe's own fields: the faults, the pid, its addresses. */
 static int tring_probe_head_fields(struct tring_gen_event *ev,
 				   const struct tring_probe_def *def)
@@ -135,9 +195,9 @@ static int tring_probe_head_fields(struct tring_gen_event *ev,
 	const unsigned int h = TRING_PROBE_HDR;
 	bool ret = def->head_size == 16;
 
-	return tring_gen_field_add(ev, "common_pid", 4, 4, TRING_GEN_INT,
+	return tring_gen_field_add(ev, "common_pid", 0, 4, TRING_GEN_INT,
 				   true, false) ?:
-	       tring_gen_field_add(ev, "__probe_faults", 0, 4, TRING_GEN_INT,
+	       tring_gen_field_add(ev, "__probe_faults", 4, 4, TRING_GEN_INT,
 				   false, true) ?:
 	       tring_gen_field_add(ev, ret ? "__probe_func" : "__probe_ip", h,
 				   8, TRING_GEN_INT, false, true) ?:

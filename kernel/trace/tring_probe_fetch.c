@@ -450,6 +450,39 @@ static int tp_name(struct tring_probe_parser *p, const char *at,
 	return 0;
 }
 
+/*
+ * The byte of struct pt_regs the program @ops (@n ops) stores as it is
+ * into a field of @size bytes (struct tring_probe_arg's reg), or
+ * TRING_PROBE_NO_REG. $argN up to the sixth is its register, in the
+ * kernel (regs_get_kernel_argument()) and in user space alike.
+ */
+static u16 tp_reg_of(const struct tring_probe_op *ops, unsigned int n,
+		     unsigned int size)
+{
+	static const u8 reg_args[] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+
+	if (n != 2 || ops[1].code != TRING_PROBE_OP_ST_VALUE ||
+	    ops[1].size != size || size > sizeof(unsigned long))
+		return TRING_PROBE_NO_REG;
+	switch (ops[0].code) {
+	case TRING_PROBE_OP_REG:
+		if (ops[0].param <= sizeof(struct pt_regs) - sizeof(long))
+			return ops[0].param;
+		break;
+	case TRING_PROBE_OP_ARG:
+		if (ops[0].param < ARRAY_SIZE(reg_args))
+			return reg_args[ops[0].param];
+		break;
+	case TRING_PROBE_OP_RETVAL:
+		return offsetof(struct pt_regs, ax);
+	}
+	return TRING_PROBE_NO_REG;
+}
+
 /* Add the program in p->ops and the field to the definition. */
 static void tp_commit(struct tring_probe_parser *p, const char *name,
 		      unsigned int name_len, const struct tring_probe_type *t)
@@ -467,6 +500,7 @@ static void tp_commit(struct tring_probe_parser *p, const char *name,
 		a->offset = off;
 		a->size = t->size;
 		a->nr_ops = p->n;
+		a->reg = tp_reg_of(p->ops, p->n, t->size);
 	}
 	p->nr_ops += p->n;
 	p->nr_args++;

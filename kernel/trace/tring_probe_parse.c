@@ -548,6 +548,27 @@ static int tp_pass(struct tring_probe_parser *p, const char *line,
 	return tp_line(p);
 }
 
+/*
+ * Whether every argument of @def is stored straight from a register and
+ * the fields leave no byte between them (struct tring_probe_def's
+ * direct).
+ */
+static bool tp_direct(const struct tring_probe_def *def)
+{
+	unsigned int i, end = def->head_size;
+
+	/* A removal is never evaluated. */
+	if (!def->head_size)
+		return false;
+	for (i = 0; i < def->nr_args; i++) {
+		if (def->args[i].reg == TRING_PROBE_NO_REG ||
+		    def->args[i].offset != end)
+			return false;
+		end += def->args[i].size;
+	}
+	return end == def->fixed_size;
+}
+
 /**
  * tring_probe_parse - parse and compile one line of kprobe_events or
  *	uprobe_events
@@ -599,6 +620,7 @@ struct tring_probe_def *tring_probe_parse(const char *line,
 	def->args = p.args;
 	def->ops = p.dst_ops;
 	def->chars = p.chars;
+	def->direct = tp_direct(def);
 	return def;
 }
 

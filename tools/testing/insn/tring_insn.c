@@ -17,14 +17,29 @@
  * measures gets that part's exact instruction count on every vCPU from
  * two lines.
  *
- * usage: qemu-system-x86_64 ... -plugin PATH/libtring_insn.so,out=FILE
+ * usage: qemu-system-x86_64 ... -plugin PATH/libtring_insn.so,out=FILE[,prof=PFILE]
+ *
+ * With prof=PFILE it also profiles: between a mark tagged
+ * TRING_INSN_PROF_ON and one tagged TRING_INSN_PROF_OFF
+ * (tring_insn_mark.h), every translation block executed counts its
+ * instructions (all of them: a block left early by an exception or an
+ * interrupt is counted whole). At exit PFILE gets a line
+ *
+ *	VADDR INSNS EXECUTIONS
+ *
+ * per block that ran while on (a block translated again is a line of
+ * its own): tools/testing/insn/profile.py names the functions.
  *
  * Concurrency: the counters are QEMU's per-vCPU scoreboard, each slot
  * written inline by its own vCPU's thread only; a mark reads the other
  * vCPUs' slots while they may run (a count read that way is as of some
  * instant during the read). Lines are written under out_lock. rax_reg
  * is written once per vCPU at its initialisation (all vCPUs of one
- * target share the handle) and read at marks.
+ * target share the handle) and read at marks. The profile: prof_on is
+ * switched by marks, read by every vCPU at each block (relaxed atomics:
+ * a block running as it switches counts or not); a block's count is
+ * added to atomically by any vCPU; blocks are appended under prof_lock
+ * at translation and read at exit, when no vCPU runs.
  */
 #include <glib.h>
 #include <inttypes.h>
@@ -32,6 +47,8 @@
 #include <string.h>
 
 #include <qemu-plugin.h>
+
+#include "tring_insn_mark.h"
 
 QEMU_PLUGIN_EXPORT int qemu_plugin_version = QEMU_PLUGIN_VERSION;
 
@@ -50,6 +67,18 @@ static FILE *out;
 static GMutex out_lock;
 static uint64_t seq;
 static struct qemu_plugin_register *rax_reg;
+
+/* One translation of a block, for the profile. */
+struct prof_tb {
+	uint64_t vaddr;
+	uint64_t insns;
+	uint64_t runs;
+};
+
+static FILE *prof_out;
+static GPtrArray *prof_tbs;
+static GMutex prof_lock;
+static int prof_on;
 
 /* x86-64: the kernel's half of the address space. */
 static bool is_kernel(uint64_t vaddr)
@@ -81,6 +110,9 @@ static void on_mark(unsigned int vcpu, void *udata)
 	uint64_t tag = mark_tag();
 
 	(void)udata;
+	if (tag == TRING_INSN_PROF_ON || tag == TRING_INSN_PROF_OFF)
+		__atomic_store_n(&prof_on, tag == TRING_INSN_PROF_ON,
+				 __ATOMIC_RELAXED);
 	g_mutex_lock(&out_lock);
 	fprintf(out, "mark %" PRIu64 " %u %" PRIu64, seq++, vcpu, tag);
 	for (i = 0; i < n; i++)
@@ -101,11 +133,36 @@ static bool is_mark(const struct qemu_plugin_insn *insn)
 	       !memcmp(b, mark_insn, sizeof(b));
 }
 
+static void on_tb_exec(unsigned int vcpu, void *udata)
+{
+	struct prof_tb *t = udata;
+
+	(void)vcpu;
+	if (__atomic_load_n(&prof_on, __ATOMIC_RELAXED))
+		__atomic_fetch_add(&t->runs, 1, __ATOMIC_RELAXED);
+}
+
+/* Profiling: a counter for this translation of @tb. */
+static void prof_translate(struct qemu_plugin_tb *tb)
+{
+	struct prof_tb *t = g_new0(struct prof_tb, 1);
+
+	t->vaddr = qemu_plugin_tb_vaddr(tb);
+	t->insns = qemu_plugin_tb_n_insns(tb);
+	g_mutex_lock(&prof_lock);
+	g_ptr_array_add(prof_tbs, t);
+	g_mutex_unlock(&prof_lock);
+	qemu_plugin_register_vcpu_tb_exec_cb(tb, on_tb_exec,
+					     QEMU_PLUGIN_CB_NO_REGS, t);
+}
+
 static void on_translate(qemu_plugin_id_t id, struct qemu_plugin_tb *tb)
 {
 	size_t i, n = qemu_plugin_tb_n_insns(tb);
 
 	(void)id;
+	if (prof_out)
+		prof_translate(tb);
 	for (i = 0; i < n; i++) {
 		struct qemu_plugin_insn *insn = qemu_plugin_tb_get_insn(tb, i);
 		bool k = is_kernel(qemu_plugin_insn_vaddr(insn));
@@ -142,6 +199,17 @@ static void on_qemu_exit(qemu_plugin_id_t id, void *udata)
 	(void)id;
 	(void)udata;
 	fclose(out);
+	if (prof_out) {
+		for (guint i = 0; i < prof_tbs->len; i++) {
+			struct prof_tb *t = g_ptr_array_index(prof_tbs, i);
+
+			if (t->runs)
+				fprintf(prof_out, "%" PRIx64 " %" PRIu64 " %" PRIu64 "\n",
+					t->vaddr, t->insns, t->runs);
+		}
+		fclose(prof_out);
+		g_ptr_array_free(prof_tbs, TRUE);
+	}
 	qemu_plugin_scoreboard_free(score);
 }
 
@@ -149,13 +217,16 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 					   const qemu_info_t *info,
 					   int argc, char **argv)
 {
-	const char *path = NULL;
+	const char *path = NULL, *prof = NULL;
 	int i;
 
 	(void)info;
-	for (i = 0; i < argc; i++)
+	for (i = 0; i < argc; i++) {
 		if (!strncmp(argv[i], "out=", 4))
 			path = argv[i] + 4;
+		else if (!strncmp(argv[i], "prof=", 5))
+			prof = argv[i] + 5;
+	}
 	if (!path) {
 		fprintf(stderr, "tring_insn: out=FILE is needed\n");
 		return -1;
@@ -164,6 +235,14 @@ QEMU_PLUGIN_EXPORT int qemu_plugin_install(qemu_plugin_id_t id,
 	if (!out) {
 		perror(path);
 		return -1;
+	}
+	if (prof) {
+		prof_out = fopen(prof, "w");
+		if (!prof_out) {
+			perror(prof);
+			return -1;
+		}
+		prof_tbs = g_ptr_array_new_with_free_func(g_free);
 	}
 	score = qemu_plugin_scoreboard_new(sizeof(struct counts));
 	kernel_insns = qemu_plugin_scoreboard_u64_in_struct(score, struct counts, kernel);

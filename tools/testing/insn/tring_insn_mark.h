@@ -10,6 +10,10 @@
  * nopw 0x474e5254(%rax,%rax,1): "TRNG" as its displacement; %rax holds
  * TAG, which the plugin writes with the counts.
  */
+/* Tags that switch the plugin's profile (prof=FILE) on and off. */
+#define TRING_INSN_PROF_ON	0x6e6f7270UL	/* "pron" */
+#define TRING_INSN_PROF_OFF	0x666f7270UL	/* "prof" */
+
 static inline void tring_insn_mark_tag(unsigned long tag)
 {
 	asm volatile(".byte 0x66, 0x0f, 0x1f, 0x84, 0x00, 0x54, 0x52, 0x4e, 0x47"

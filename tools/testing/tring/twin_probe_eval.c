@@ -495,6 +495,53 @@ static void t_lines(void)
 	tring_probe_free(d);
 }
 
+/*
+ * Definitions whose arguments are registers stored as they are, with no
+ * byte between fields, are stored with no program (struct
+ * tring_probe_def's direct): the same records, fault bits and lengths as
+ * their programs give, on kprobes, return probes and uprobes; a hole, a
+ * load or a seventh $argN keeps the programs.
+ */
+static void t_direct(void)
+{
+	static const struct {
+		int file;
+		const char *line;
+		bool direct;
+	} cases[] = {
+		{ K, "p:g/d vfs_read a=%di:u64 b=%si:s32 c=$arg3:u16 d=%ax:x8", true },
+		{ K, "p:g/d vfs_read $arg1 $arg2 $arg3 $arg4 $arg5 $arg6", true },
+		{ K, "r:g/d vfs_read ret=$retval:s32 r9=%r9:u8", true },
+		{ U, "p:g/d /bin/true:0x10 a=%di:x32 b=%si:s32", true },
+		{ K, "p:g/d vfs_read", true },
+		{ K, "p:g/d vfs_read a=%si:s32 b=%di:u64", false },
+		{ K, "p:g/d vfs_read a=+0(%di):u64", false },
+		{ K, "p:g/d vfs_read a=$arg7:u64", false },
+		{ K, "p:g/d vfs_read a=$stack1:u64", false },
+	};
+	u8 direct[sizeof(rec)];
+	struct tring_probe_def *d;
+	unsigned int i, n, n2;
+	u32 f, f2;
+
+	setup();
+	for (i = 0; i < ARRAY_SIZE(cases); i++) {
+		d = parse(cases[i].file, cases[i].line);
+		if (!d)
+			continue;
+		check(d->direct == cases[i].direct, "%s: direct %d",
+		      cases[i].line, d->direct);
+		n = run(d, &kctx, 16, 512, &f);
+		memcpy(direct, rec, sizeof(rec));
+		d->direct = false;
+		n2 = run(d, &kctx, 16, 512, &f2);
+		check(n == n2 && f == f2 && !memcmp(direct, rec, sizeof(rec)),
+		      "%s: %u bytes, faults %#x; by the programs %u, %#x",
+		      cases[i].line, n, f, n2, f2);
+		tring_probe_free(d);
+	}
+}
+
 static void t_malformed(void)
 {
 	struct tring_probe_def *d;
@@ -550,6 +597,7 @@ int main(void)
 		{ t_user_ctx, "ctx->user: kernel ops read user memory" },
 		{ t_lines, "definition lines parsed and evaluated" },
 		{ t_malformed, "malformed programs fault, a removal writes nothing" },
+		{ t_direct, "register arguments stored with no program, as by it" },
 	};
 	unsigned int i;
 	long base;

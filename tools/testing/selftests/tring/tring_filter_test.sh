@@ -8,7 +8,8 @@
 #             sys_<name>; none for syscall_entry and the marker
 #   enable    sys_<name>/enable switches that call alone: syscall_entry
 #             reads X, and 1 again for all of them
-#   gate      "common_pid == P" (alone, under "&&"): P's calls alone
+#   gate      "common_pid == P" (alone, under "&&"): P's calls alone; a
+#             replaced or removed filter's gate leaves nothing out
 #   ftrace    the same filter on the same tracepoint in ftrace and in
 #             tring, both on over one workload: the same count of events
 #             (sched_process_exec's filename, exit_syscall's id and ret
@@ -140,6 +141,25 @@ for gf in 'common_pid == $$' 'cpu != 0 && common_pid == $$'; do
 	[ $((W - w0)) = 5 ]
 	tap_ok $? "gate: sys_getcpu '$gf' records that process's 5 calls alone: $((W - w0)) events"
 done
+# A filter's gate goes with it: "common_pid == 1" replaced by a filter
+# without a gate, then removed (sys_close's filter keeps the filters'
+# static key on): the tree's 15 calls both times.
+echo 'common_pid == 1' >$S/sys_close/filter
+echo 1 >$S/sys_getcpu/enable
+gn=
+for gf in 'cpu >= 0' 0; do
+	echo 'common_pid == 1' >$S/sys_getcpu/filter
+	echo "$gf" >$S/sys_getcpu/filter
+	count_written; w0=$W
+	"$(dirname "$0")/tring_track_work" flt 1 5
+	count_written
+	gn="$gn $((W - w0))"
+done
+echo 0 >$S/sys_getcpu/enable
+echo 0 >$S/sys_getcpu/filter
+echo 0 >$S/sys_close/filter
+[ "$gn" = " 15 15" ]
+tap_ok $? "gate: replaced, then removed, the gate of 'common_pid == 1' leaves nothing out:$gn events"
 
 # --- ftrace -------------------------------------------------------------------
 if [ -d $TR/events/syscalls/sys_enter_openat ]; then

@@ -70,13 +70,9 @@ tring-ctx-ids tring-ctx-kstack tring-ctx-ustack tring-ctx-stacks tring-ctx-perf
 lttng-ctx-ids lttng-ctx-kstack lttng-ctx-ustack lttng-ctx-perf perf-kprobe-g}
 TRACERS=$(echo $TRACERS)
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-ln -sfn /proc/self/fd /dev/fd
-mkdir -p /dev/pts /dev/shm
-mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /dev/shm
+# shellcheck disable=SC1091
+. "$(dirname "$0")/mounts.sh"
+userland_mounts
 # The tools may lie under /tmp (a CI clone), which the tmpfs hides.
 S=/dev/shm/bin
 mkdir -p $S /dev/shm/mod

@@ -83,13 +83,9 @@ ALONE=${ALONE:-100000}
 # the warm-up; see one()).
 CHECK=${CHECK:-1}
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-ln -sfn /proc/self/fd /dev/fd
-mkdir -p /dev/pts /dev/shm
-mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /dev/shm
+# shellcheck disable=SC1091
+. "$(dirname "$0")/mounts.sh"
+userland_mounts
 # The tools may lie under /tmp (a CI clone), which the tmpfs hides.
 S=/dev/shm/bin
 mkdir -p $S

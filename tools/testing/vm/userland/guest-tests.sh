@@ -21,13 +21,9 @@ MODLOAD="modprobe tring"
 # shellcheck disable=SC1091
 [ -r $R/env ] && . $R/env
 
-mount -t proc proc /proc
-mount -t sysfs sysfs /sys
-mount -t devtmpfs devtmpfs /dev
-ln -sfn /proc/self/fd /dev/fd
-mkdir -p /dev/pts /dev/shm
-mount -t devpts devpts /dev/pts
-mount -t tmpfs tmpfs /dev/shm
+# shellcheck disable=SC1091
+. "$here/mounts.sh"
+userland_mounts
 # The checkout may lie under /tmp (a CI clone), which the tmpfs hides:
 # this directory's scripts (workload, relay tests, the fake relay, the
 # guest's network) are run from a copy.

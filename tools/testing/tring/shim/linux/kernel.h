@@ -14,6 +14,7 @@
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 #endif
 #define U64_MAX		UINT64_MAX
+#define U16_MAX		UINT16_MAX
 #define U32_MAX		UINT32_MAX
 #define S64_MAX		INT64_MAX
 #define ALIGN(x, a)	(((x) + (a) - 1) & ~((__typeof__(x))(a) - 1))
