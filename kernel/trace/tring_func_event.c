@@ -44,6 +44,7 @@
 
 #include "tring_func.h"
 #include "tring_gen.h"
+#include "tring_gen_direct.h"
 #include "tring_track.h"
 
 /**
@@ -64,6 +65,27 @@ struct tring_func_tracer {
 
 static DEFINE_MUTEX(tring_func_ops_lock);
 
+/*
+ * The record {ip, parent_ip} straight into the buffer while the event has
+ * no filter (tring_gen_reserve_direct()). Return: false if it must go
+ * through tring_gen_record() instead.
+ */
+static bool tring_func_direct(const struct tring_gen_event *ev,
+			      const u64 *rec)
+{
+	struct tring_res res __uninitialized;
+	int ret;
+
+	preempt_disable_notrace();
+	ret = tring_gen_reserve_direct(ev, 2 * sizeof(u64), &res, NULL);
+	if (!ret) {
+		memcpy(res.data, rec, 2 * sizeof(u64));
+		tring_commit(&res);
+	}
+	preempt_enable_notrace();
+	return ret != -EAGAIN;
+}
+
 static void tring_func_call(unsigned long ip, unsigned long parent_ip,
 			    struct ftrace_ops *op, struct ftrace_regs *fregs)
 {
@@ -78,7 +100,9 @@ static void tring_func_call(unsigned long ip, unsigned long parent_ip,
 		t = container_of(op, struct tring_func_tracer, ops);
 		rec[0] = ip;
 		rec[1] = parent_ip;
-		tring_gen_record(t->ev, (const u8 *)rec, sizeof(rec), NULL);
+		if (!tring_func_direct(t->ev, rec))
+			tring_gen_record(t->ev, (const u8 *)rec, sizeof(rec),
+					 NULL);
 	}
 	ftrace_test_recursion_unlock(bit);
 }

@@ -56,10 +56,10 @@
 #include <linux/slab.h>
 #include <linux/string.h>
 
-#include "tring_ctx.h"
 #include "tring_events.h"
 #include "tring_filter.h"
 #include "tring_gen.h"
+#include "tring_gen_direct.h"
 #include "tring_generic.h"
 #include "tring_probe.h"
 #include "tring_probe_event.h"
@@ -86,44 +86,34 @@ static unsigned int tring_probe_count;		/* tring_probe_lock */
 static struct tring_probe_scratch __percpu *tring_probe_scratch;
 
 /*
- * A hit of a direct definition (struct tring_probe_def) while the event
- * has no filter: its record, the scratch's layout and the payload's
- * alike (struct tring_gen_event's flat), stored straight into the
- * reservation (after the contexts, if a set is in force). The ring
- * buffer is reentrant, so this path needs no scratch and no busy flag.
- * Return: false if the hit must take the scratch's path instead.
+ * A hit of a direct definition (struct tring_probe_def) while its event
+ * has no filter: its record, the scratch's layout and the payload's alike
+ * (struct tring_gen_event's flat), stored straight into the reservation
+ * (after the contexts, if a set is in force). Return: false if the hit
+ * must take the scratch's path instead.
  */
 static bool tring_probe_direct(const struct tring_probe *p,
 			       const struct tring_probe_ctx *ctx)
 {
-	unsigned int len = TRING_PROBE_HDR + p->def->fixed_size;
 	struct tring_res res __uninitialized;
-	struct tring_buffer *buf;
-	bool done = false;
 	int ret;
 	s32 pid;
 
 	preempt_disable_notrace();
-	if (rcu_access_pointer(p->ev->fslot.filter))
-		goto out;
-	done = true;
-	/* Losses are counted by tring_reserve() and tring_ctx_reserve(). */
-	buf = rcu_dereference_sched(tring_default_buf);
-	if (buf)
-		ret = tring_reserve(buf, p->ev->id, len, &res);
-	else	/* A uprobe's registers are the user's: no kernel stack. */
-		ret = tring_ctx_reserve(p->ev->id, len, &res,
-					ctx->user ? NULL : ctx->regs);
-	if (ret)
-		goto out;
-	pid = current->pid;
-	memcpy(res.data, &pid, sizeof(pid));
-	memset(res.data + sizeof(pid), 0, sizeof(u32));	/* no fault */
-	tring_probe_eval_direct(p->def, ctx, res.data + TRING_PROBE_HDR);
-	tring_commit(&res);
-out:
+	/* A uprobe's registers are the user's: no kernel stack from them. */
+	ret = tring_gen_reserve_direct(p->ev, TRING_PROBE_HDR +
+				       p->def->fixed_size, &res,
+				       ctx->user ? NULL : ctx->regs);
+	if (!ret) {
+		pid = current->pid;
+		memcpy(res.data, &pid, sizeof(pid));
+		memset(res.data + sizeof(pid), 0, sizeof(u32));	/* no fault */
+		tring_probe_eval_direct(p->def, ctx,
+					res.data + TRING_PROBE_HDR);
+		tring_commit(&res);
+	}
 	preempt_enable_notrace();
-	return done;
+	return ret != -EAGAIN;
 }
 
 /*
