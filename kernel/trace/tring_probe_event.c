@@ -14,10 +14,13 @@
  * uretprobe the same way, its own part in tring_probe_uprobe.c (which
  * registers it while its event is enabled).
  *
- * A hit evaluates the definition's fetch programs (tring_probe_eval())
- * into a per-CPU scratch record of the kernel's layout, then hands it to
- * tring_gen_record(), which runs the event's filter on it and copies it
- * into the buffer with tring_reserve()/tring_commit(): the record is
+ * A hit of a direct definition (registers alone, struct tring_probe_def)
+ * whose event has no filter is stored straight into the reservation
+ * (tring_probe_direct()). Any other hit evaluates the definition's fetch
+ * programs (tring_probe_eval()) into a per-CPU scratch record of the
+ * kernel's layout, then hands it to tring_gen_record(), which runs the
+ * event's filter on it and copies it into the buffer with
+ * tring_reserve()/tring_commit(): the record, in both, is
  *
  *	s32 common_pid		current's pid (the thread's)
  *	u32 __probe_faults	bit i: argument i faulted (i >= 31: bit 31)
@@ -162,12 +165,11 @@ out:
  * @ctx: what its fetch programs read (the registers, the addresses).
  *
  * A direct definition's record is written straight into the buffer
- * (tring_probe_direct()) while its event has no filter and no context
- * is in force; any other record is made in this CPU's scratch of the
- * context's level, then written with tring_gen_record(). Any context,
- * preemptible or not (a uprobe's handler runs in the task,
- * preemptible): preemption is off from the buffer's or the scratch's
- * look-up to the write.
+ * (tring_probe_direct()) while its event has no filter; any other
+ * record is made in this CPU's scratch of the context's level, then
+ * written with tring_gen_record(). Any context, preemptible or not (a
+ * uprobe's handler runs in the task, preemptible): preemption is off
+ * from the buffer's or the scratch's look-up to the write.
  */
 void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 {
