@@ -69,9 +69,10 @@ struct tring_struct_name {
 	const struct tring_field *fields;
 };
 
-/* The system call entries' layouts; ends with a NULL name. */
+/* tring_sys_events.c: the system call entries' layouts; a NULL name ends it. */
 extern const struct tring_struct_name tring_sys_structs[];
 
+/* tring_mod_events.c */
 void tring_module_events_show(struct seq_file *m,
 			      void (*show)(struct seq_file *m,
 					   const struct tring_event_desc *ev));
@@ -84,10 +85,12 @@ void tring_ctf_metadata(struct seq_file *m, const struct tring_buffer_attr *attr
 void tring_ctf_format(struct seq_file *m, const struct tring_event_desc *ev);
 int tring_event_desc_check(const struct tring_event_desc *ev);
 
-/* tring_events.c */
-int tring_events_prepare(void);
+/* tring_events_fs.c */
 int tring_events_init(struct dentry *root);
 void tring_events_exit(void);
+
+/* tring_events.c */
+int tring_events_prepare(void);
 void tring_sd_write_start(void);
 void tring_sd_write_process(struct task_struct *p,
 			    const struct tring_sd_ids *ids, int type,

@@ -63,7 +63,7 @@ struct tring_gen_field {
  * @node: in tring_gen_groups (tring_gen_lock); never removed before unload.
  * @dir: the directory; a group that also has tring's own events keeps
  *	that group's directory and enable file (@own).
- * @own: @dir is tring_events.c's: no enable file of ours in it.
+ * @own: @dir is tring_events_fs.c's: no enable file of ours in it.
  * @name: the group's name.
  */
 struct tring_gen_group {

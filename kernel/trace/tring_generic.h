@@ -16,7 +16,7 @@ int tring_generic_init(struct dentry *events, unsigned int first_id);
 void tring_generic_exit(void);
 void tring_generic_ctf(struct seq_file *m);
 
-/* tring_events.c: is group/name a hand-written event (which wins)? */
+/* tring_events_fs.c: is group/name a hand-written event (which wins)? */
 bool tring_events_builtin(const char *group, const char *name);
 
 #endif /* _TRING_GENERIC_H */

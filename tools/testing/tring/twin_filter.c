@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * tring twin: the event filter (kernel/trace/tring_filter.c, the
- * kernel's own file) in user space: exact results of expressions over
+ * tring twin: the event filter (kernel/trace/tring_filter.c and
+ * tring_filter_match.c, the kernel's own files) in user space: exact results of expressions over
  * integer and string fields of every kind, errors with their positions,
  * the limits, and a fuzzer (random and mutated expressions, compiled and
  * run on random records) for the sanitizer variants to watch.
