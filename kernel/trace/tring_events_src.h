@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * tring: the sources of the default buffer's events (the probes that
- * write them, tring_events.c) as their enable files see them
- * (tring_events_fs.c). Private to those two files.
+ * write them, tring_events.c and tring_sys_events.c) as their enable
+ * files see them (tring_events_fs.c), and what those files share.
+ * Private to the three.
  */
 #ifndef _TRING_EVENTS_SRC_H
 #define _TRING_EVENTS_SRC_H
