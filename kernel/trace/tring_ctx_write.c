@@ -389,13 +389,22 @@ static void *tring_ctx_put_stack(void *p, const unsigned long *f,
 }
 
 /* Write item @it at @p. Return: the next item's place. */
-static void *tring_ctx_put(const struct tring_ctx_item *it, void *p,
-			   const struct tring_ctx_stacks *st)
+static __always_inline void *tring_ctx_put(const struct tring_ctx_item *it,
+					   void *p,
+					   const struct tring_ctx_stacks *st)
 {
 	switch (it->kind) {
+	/* The most asked for, without tring_ctx_u32()'s call. */
+	case TRING_CTX_PID:
+		tring_ctx_put32(p, current->tgid);
+		return p + sizeof(u32);
+	case TRING_CTX_TID:
+		tring_ctx_put32(p, current->pid);
+		return p + sizeof(u32);
 	case TRING_CTX_PROCNAME:
-		memcpy(p, current->comm, it->size);
-		break;
+		/* Its size is TASK_COMM_LEN (tring_ctx.c): a constant copy. */
+		memcpy(p, current->comm, TASK_COMM_LEN);
+		return p + TASK_COMM_LEN;
 	case TRING_CTX_HOSTNAME:
 		tring_ctx_hostname(p, it->size);
 		break;
@@ -428,11 +437,14 @@ static unsigned int tring_ctx_len(const struct tring_ctx_set *set,
 	return ALIGN(len, 4);
 }
 
-/* Reserve and write the contexts; @st holds the stacks already walked. */
-static int tring_ctx_reserve_in(const struct tring_ctx_set *set,
-				unsigned int id, unsigned int len,
-				const struct tring_ctx_stacks *st,
-				struct tring_res *res)
+/*
+ * Reserve and write the contexts; @st holds the stacks already walked.
+ * Inline in both of tring_ctx_reserve()'s paths: no frame of its own.
+ */
+static __always_inline int
+tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
+		     unsigned int len, const struct tring_ctx_stacks *st,
+		     struct tring_res *res)
 {
 	struct tring_buffer *buf = rcu_dereference_sched(set->buf);
 	unsigned int clen = tring_ctx_len(set, st), i;
@@ -450,7 +462,8 @@ static int tring_ctx_reserve_in(const struct tring_ctx_set *set,
 	for (i = 0; i < set->nr; i++)
 		p = tring_ctx_put(&set->items[i], p, st);
 	/* Records are reused: the padding to 4 bytes is written too. */
-	memset(p, 0, end - p);
+	if (p != end)
+		memset(p, 0, end - p);
 	res->data = end;
 	return 0;
 }
