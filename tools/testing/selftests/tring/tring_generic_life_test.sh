@@ -329,7 +329,13 @@ awk -v k="${fs% *}" -v n="${fs#* }" 'int((NR - 1) / 2) % n == k' \
 tap_ok $? "readers: tracefs's available_events offered ($(grep -c . $T/events/generic_events) generic events, share ${fs% *}/${fs#* })"
 echo 1 >$T/events/generic_enable &
 bulk=$!
-sleep 1
+# Read as soon as the first event is on (generic_stats' "enabled"), not
+# after a fixed wait: the enable must still be running before and after.
+for _ in $(seq 200); do
+	[ "$(sed -n 's/^enabled: //p' $T/events/generic_stats)" -gt 0 ] 2>/dev/null && break
+	kill -0 $bulk 2>/dev/null || break
+	sleep 0.05
+done
 before=$(kill -0 $bulk 2>/dev/null && echo running)
 cat $T/metadata >/dev/null && cat $T/per_cpu/cpu0/stats >/dev/null &&
 	cat $T/events/generic_stats >/dev/null
