@@ -2,8 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0
 #
 # PID 1 of profile.sh's guest: the userland's mounts, tring.ko and
-# tring_test.ko loaded, then the script (results/script.sh) sourced with prof_on and prof_off;
-# /proc/kallsyms kept for the names, and the guest ends.
+# tring_test.ko loaded, then the script (results/script.sh) sourced
+# with prof_on and prof_off; /proc/kallsyms kept for the names, and the
+# guest ends.
 
 R=/results
 . $R/env

@@ -18,7 +18,7 @@
 set -uo pipefail
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,16p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '4,16p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
