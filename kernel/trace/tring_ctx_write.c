@@ -318,16 +318,15 @@ static s32 tring_ctx_ppid(void)
 	return ppid;
 }
 
-/* A 32-bit context's value: ids, priorities, namespaces, states. */
+/*
+ * A 32-bit context's value: ids, priorities, namespaces, states (pid
+ * and tid: tring_ctx_put() itself).
+ */
 static u32 tring_ctx_u32(unsigned int kind)
 {
 	struct task_struct *t = current;
 
 	switch (kind) {
-	case TRING_CTX_PID:
-		return t->tgid;
-	case TRING_CTX_TID:
-		return t->pid;
 	case TRING_CTX_VPID:
 		return task_tgid_vnr(t);
 	case TRING_CTX_VTID:

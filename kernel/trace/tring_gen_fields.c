@@ -164,17 +164,17 @@ int tring_gen_sizes(struct tring_gen_event *ev)
 	ev->flat = true;
 	for (i = 0; i < ev->nr_fields; i++) {
 		f = &ev->fields[i];
-		if (f->kind >= TRING_GEN_DSTR)
+		if (f->kind >= TRING_GEN_DSTR) {
 			ndyn++;
-		else if (f->src != ev->flat_src + ev->fixed)
 			ev->flat = false;
-		if (f->kind < TRING_GEN_DSTR)
+		} else {
+			/* Each field where the one before ended. */
+			ev->flat &= f->src == ev->flat_src + ev->fixed;
 			ev->fixed += f->size;
+		}
 		ev->rec_min = max_t(unsigned int, ev->rec_min,
 				    f->src + f->size);
 	}
-	if (ndyn)
-		ev->flat = false;
 	return ndyn > TRING_GEN_MAX_DYN ? -E2BIG : 0;
 }
 

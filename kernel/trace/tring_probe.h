@@ -14,8 +14,10 @@
 #ifndef _TRING_PROBE_H
 #define _TRING_PROBE_H
 
+#include <linux/stddef.h>
 #include <linux/string.h>
 #include <linux/types.h>
+#include <asm/ptrace.h>
 
 /* Limits of one definition; past them it is refused (EINVAL). */
 #define TRING_PROBE_MAX_LINE	4094	/* bytes of a line, as ftrace's */
@@ -272,7 +274,24 @@ void tring_probe_free(struct tring_probe_def *def);
 int tring_probe_error_show(char *buf, size_t size, const char *line,
 			   const struct tring_probe_error *err);
 
-struct pt_regs;
+/* The arguments the x86-64 calling convention passes in registers. */
+#define TRING_PROBE_REG_ARGS	6
+
+/*
+ * The byte of struct pt_regs holding argument @n (from 0, below
+ * TRING_PROBE_REG_ARGS): the same in the kernel (regs_get_kernel_argument())
+ * and in user space.
+ */
+static inline unsigned int tring_probe_arg_reg(unsigned int n)
+{
+	static const u8 reg_args[TRING_PROBE_REG_ARGS] = {
+		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
+		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
+		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
+	};
+
+	return reg_args[n];
+}
 
 /**
  * struct tring_probe_ctx - where a probe was hit, for tring_probe_eval()

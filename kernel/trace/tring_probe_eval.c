@@ -70,11 +70,6 @@ static nokprobe_inline long tp_read(void *dst, unsigned long addr,
 static nokprobe_inline int tp_arg(const struct tp_eval *e, unsigned int n,
 				  unsigned long *val)
 {
-	static const u8 reg_args[] = {
-		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-	};
 	struct pt_regs *regs = e->ctx->regs;
 	unsigned long sp;
 
@@ -82,8 +77,8 @@ static nokprobe_inline int tp_arg(const struct tp_eval *e, unsigned int n,
 		*val = regs_get_kernel_argument(regs, n);
 		return 0;
 	}
-	if (n < ARRAY_SIZE(reg_args)) {
-		*val = *(unsigned long *)((u8 *)regs + reg_args[n]);
+	if (n < TRING_PROBE_REG_ARGS) {
+		*val = *(unsigned long *)((u8 *)regs + tring_probe_arg_reg(n));
 		return 0;
 	}
 	/* Above the return address: the 7th argument at sp + 8. */

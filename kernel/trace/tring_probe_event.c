@@ -175,7 +175,7 @@ void tring_probe_hit(struct tring_probe *p, const struct tring_probe_ctx *ctx)
 {
 	if (tring_track_skip(current, NULL))
 		return;
-	if (p->def->direct && p->ev->flat && tring_probe_direct(p, ctx))
+	if (p->def->direct && tring_probe_direct(p, ctx))
 		return;
 	tring_probe_scratch_hit(p, ctx);
 }
@@ -221,7 +221,11 @@ static int tring_probe_fields(struct tring_gen_event *ev,
 						  a->type->print !=
 						  TRING_PROBE_PRINT_DEC);
 	}
-	return ret ?: tring_gen_sizes(ev);
+	ret = ret ?: tring_gen_sizes(ev);
+	/* A direct definition's record is its payload: tring_probe_direct(). */
+	if (!ret && WARN_ON_ONCE(def->direct && !ev->flat))
+		ret = -EINVAL;
+	return ret;
 }
 
 /* A new, unlisted event for @p, or an ERR_PTR(). */

@@ -459,12 +459,6 @@ static int tp_name(struct tring_probe_parser *p, const char *at,
 static u16 tp_reg_of(const struct tring_probe_op *ops, unsigned int n,
 		     unsigned int size)
 {
-	static const u8 reg_args[] = {
-		offsetof(struct pt_regs, di), offsetof(struct pt_regs, si),
-		offsetof(struct pt_regs, dx), offsetof(struct pt_regs, cx),
-		offsetof(struct pt_regs, r8), offsetof(struct pt_regs, r9),
-	};
-
 	if (n != 2 || ops[1].code != TRING_PROBE_OP_ST_VALUE ||
 	    ops[1].size != size || size > sizeof(unsigned long))
 		return TRING_PROBE_NO_REG;
@@ -474,8 +468,8 @@ static u16 tp_reg_of(const struct tring_probe_op *ops, unsigned int n,
 			return ops[0].param;
 		break;
 	case TRING_PROBE_OP_ARG:
-		if (ops[0].param < ARRAY_SIZE(reg_args))
-			return reg_args[ops[0].param];
+		if (ops[0].param < TRING_PROBE_REG_ARGS)
+			return tring_probe_arg_reg(ops[0].param);
 		break;
 	case TRING_PROBE_OP_RETVAL:
 		return offsetof(struct pt_regs, ax);
