@@ -184,6 +184,29 @@ static void tring_ctx_kstack(const struct tring_ctx_set *set, unsigned long *k,
 }
 
 /*
+ * One user frame at @fp: the caller's frame pointer and the return
+ * address. Two loads with user access open, no call in between; a fault
+ * (page faults are disabled by the caller) lands at the label.
+ * Return: whether both were read.
+ */
+static __always_inline bool tring_ctx_uframe(unsigned long fp,
+					     unsigned long *next,
+					     unsigned long *ret)
+{
+	const unsigned long __user *f = (const unsigned long __user *)fp;
+
+	if (!user_access_begin(f, 2 * sizeof(*f)))
+		return false;
+	unsafe_get_user(*next, &f[0], fault);
+	unsafe_get_user(*ret, &f[1], fault);
+	user_access_end();
+	return true;
+fault:
+	user_access_end();
+	return false;
+}
+
+/*
  * The user stack of the current task into @u by its frame pointers: its
  * user registers, saved at its entry to the kernel, then each frame's
  * return address. Return: entries, a TRING_CTX_TRUNCATED mark last when
@@ -192,9 +215,8 @@ static void tring_ctx_kstack(const struct tring_ctx_set *set, unsigned long *k,
  */
 static unsigned int tring_ctx_ustack(unsigned int depth, unsigned long *u)
 {
-	struct { unsigned long next, ret; } fr;
+	unsigned long fp, next, ret;
 	struct pt_regs *regs;
-	unsigned long fp;
 	unsigned int n = 0;
 
 	/*
@@ -212,17 +234,24 @@ static unsigned int tring_ctx_ustack(unsigned int depth, unsigned long *u)
 #endif
 	u[n++] = instruction_pointer(regs);
 	fp = regs->bp;
+	/* A frame not there is a fault, never a page brought in. */
+	pagefault_disable();
 	while (fp && n < depth) {
 		if (!IS_ALIGNED(fp, sizeof(long)) ||
-		    copy_from_user_nofault(&fr, (void __user *)fp, sizeof(fr)))
-			goto mark;
-		if (!fr.ret)
-			return n;
-		u[n++] = fr.ret;
-		if (fr.next && fr.next <= fp)
-			goto mark;
-		fp = fr.next;
+		    !tring_ctx_uframe(fp, &next, &ret))
+			break;
+		if (!ret) {
+			/* The outermost frame: the walk is whole. */
+			fp = 0;
+			break;
+		}
+		u[n++] = ret;
+		if (next && next <= fp)
+			break;
+		fp = next;
 	}
+	pagefault_enable();
+	/* Stopped before the end (a fault, a bad frame, the depth): marked. */
 	if (!fp)
 		return n;
 mark:
@@ -382,9 +411,14 @@ static __always_inline void tring_ctx_put64(void *p, u64 v)
 static void *tring_ctx_put_stack(void *p, const unsigned long *f,
 				 unsigned int n)
 {
+	unsigned int i;
+
 	tring_ctx_put32(p, n);
-	memcpy(p + sizeof(u32), f, n * sizeof(u64));
-	return p + sizeof(u32) + n * sizeof(u64);
+	p += sizeof(u32);
+	/* Entry by entry: a few moves, where memcpy() may copy bytes. */
+	for (i = 0; i < n; i++, p += sizeof(u64))
+		tring_ctx_put64(p, f[i]);
+	return p;
 }
 
 /* Write item @it at @p. Return: the next item's place. */
