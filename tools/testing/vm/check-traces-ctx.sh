@@ -47,6 +47,20 @@ if [ -f "$cs.expect" ]; then
 		grep -q "k do_syscall_64" "$cs.openat"
 	grep -q "u ctx_opener" "$cs.openat" && grep -q "u main" "$cs.openat"
 	tap_ok $? "ctx-stacks: sys_openat's user stack names ctx_opener and main"
+	# tring_ctx_work's ctx_badfp_opener(): three frame pointers refused
+	# (unmapped, kernel, unaligned): [ip, mark]; one frame that is its
+	# own caller: [ip, 0x1234, mark].
+	got=$(awk -v w="$(cat "$cs.expect")" '
+	/ sys_openat: / && index($0, "pid = " w " }") && index($0, "filename = \"/dev/null\"") {
+		s = $0; sub(/.*callstack_user = \[ /, "", s); sub(/ \].*/, "", s)
+		n = split(s, a, ", ")
+		if (a[n] !~ /= 0xFFFFFFFFFFFFFFFF$/) next
+		if (n == 2) refused++
+		else if (n == 3 && a[2] ~ /= 0x1234$/) loop++
+	}
+	END { printf "refused=%d loop=%d", refused, loop }' "$cs.bt")
+	check "ctx-stacks: user stacks from bad frame pointers cut and marked ($got, want refused=3 loop=1)" \
+		test "$got" = "refused=3 loop=1"
 	"$REPORT" stacks --binaries "$BINS" -e sys_openat --folded "$cs" >"$cs.folded" 2>&1
 	check "ctx-stacks: --folded: main;ctx_opener;...;do_syscall_64;..., outermost first" \
 		grep -qE "(^|;)main;ctx_opener;.*do_syscall_64;.* [0-9]+$" "$cs.folded"

@@ -11,8 +11,11 @@
  *               namespace, 2 for a new network one, or both
  *   open N      ctx_opener() opens /dev/null N times by a raw system
  *               call (so the user stack at the call is ctx_opener's,
- *               then main's), prints "ready", and stays until its
- *               standard input closes
+ *               then main's); then opens it once with each frame
+ *               pointer of ctx_badfps[] as %rbp (the user stack
+ *               walk must stop there and mark the stack truncated);
+ *               prints "ready", and stays until its standard input
+ *               closes
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -114,16 +117,20 @@ static int ns(void)
 /*
  * openat(AT_FDCWD, "/dev/null", O_RDONLY), the system call made from
  * here, in a function with a frame pointer: written in assembly, since
- * the compiler gives a leaf function none even when asked to.
+ * the compiler gives a leaf function none even when asked to. With @fp
+ * (the first argument) not 0, %rbp is @fp at the call instead, as if
+ * the frame chain went there; the real one is kept on the stack.
  */
 const char ctx_null[] = "/dev/null";
-long ctx_opener(void);
+long ctx_opener(unsigned long fp);
 asm(".text\n"
     ".globl ctx_opener\n"
     ".type ctx_opener, @function\n"
     "ctx_opener:\n"
     "\tpush %rbp\n"
     "\tmov %rsp, %rbp\n"
+    "\ttest %rdi, %rdi\n"
+    "\tcmovnz %rdi, %rbp\n"
     "\tmov $257, %eax\n"		/* SYS_openat */
     "\tmov $-100, %rdi\n"		/* AT_FDCWD */
     "\tlea ctx_null(%rip), %rsi\n"
@@ -132,6 +139,35 @@ asm(".text\n"
     "\tpop %rbp\n"
     "\tret\n"
     ".size ctx_opener, . - ctx_opener\n");
+
+/* A frame whose caller's frame is itself: a chain that does not grow. */
+static unsigned long ctx_loop_frame[2] = { 0, 0x1234 };
+
+/*
+ * Frame pointers the walk must refuse, each giving the stack [ip, mark]:
+ * an unmapped page (below mmap_min_addr), a kernel address, one not
+ * aligned; then the looping frame, whose return address is kept:
+ * [ip, 0x1234, mark]. check-traces-ctx.sh counts them.
+ */
+static unsigned long ctx_badfps[] = {
+	0x10000, 0xffff888000000000UL, 0x10003, 0,
+};
+
+static int badfp_opens(void)
+{
+	unsigned int i;
+	long fd;
+
+	ctx_loop_frame[0] = (unsigned long)ctx_loop_frame;
+	ctx_badfps[3] = (unsigned long)ctx_loop_frame;
+	for (i = 0; i < sizeof(ctx_badfps) / sizeof(ctx_badfps[0]); i++) {
+		fd = ctx_opener(ctx_badfps[i]);
+		if (fd < 0)
+			return 1;
+		close(fd);
+	}
+	return 0;
+}
 
 int main(int argc, char **argv)
 {
@@ -146,12 +182,14 @@ int main(int argc, char **argv)
 	}
 	n = atoi(argv[2]);
 	for (i = 0; i < n; i++) {
-		long fd = ctx_opener();
+		long fd = ctx_opener(0);
 
 		if (fd < 0)
 			return 1;
 		close(fd);
 	}
+	if (badfp_opens())
+		return 1;
 	printf("ready\n");
 	fflush(stdout);
 	while (read(0, &c, 1) > 0)
