@@ -13,6 +13,7 @@
 #include <linux/math64.h>
 #include <linux/mutex.h>
 #include <linux/seq_file.h>
+#include <linux/stringify.h>
 #include <linux/timekeeping.h>
 #include <linux/utsname.h>
 #include <linux/uuid.h>
@@ -249,7 +250,8 @@ static const char tring_ctf_types[] =
 	"typealias integer { size = 16; align = 8; signed = true; } := int16_t;\n"
 	"typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
 	"typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
-	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n\n";
+	"typealias integer { size = " __stringify(TRING_ID_BITS)
+	"; align = 1; signed = false; } := tring_id_t;\n\n";
 
 static const char tring_ctf_trace[] =
 	"\tmajor = 1;\n"
@@ -277,13 +279,15 @@ static const char tring_ctf_stream[] =
 	"\tuint32_t events_count;\n"
 	"};\n\n"
 	"struct event_header {\n"
-	"\tenum : uint5_t { compact = 0 ... 29, wide = 30, extended = 31 } id;\n"
+	"\tenum : tring_id_t { compact = 0 ... " __stringify(TRING_ID_COMPACT_LAST)
+	", wide = " __stringify(TRING_ID_WIDE)
+	", extended = " __stringify(TRING_ID_EXTENDED) " } id;\n"
 	"\tvariant <id> {\n"
 	"\t\tstruct {\n"
-	"\t\t\tuint27_clock_t timestamp;\n"
+	"\t\t\ttring_ts_clock_t timestamp;\n"
 	"\t\t} compact;\n"
 	"\t\tstruct {\n"
-	"\t\t\tuint27_clock_t timestamp;\n"
+	"\t\t\ttring_ts_clock_t timestamp;\n"
 	"\t\t\tinteger { size = 32; align = 1; signed = false; } id;\n"
 	"\t\t} wide;\n"
 	"\t\tstruct {\n"
@@ -355,8 +359,8 @@ static void tring_ctf_clock(struct seq_file *m, unsigned int clock)
 		seq_printf(m, "\tuuid = \"%s\";\n", tring_boot_id());
 	seq_printf(m, "\tfreq = 1000000000;\n\tprecision = 1;\n\toffset_s = %lld;\n\toffset = %d;\n\tabsolute = false;\n};\n\n",
 		   sec, rem);
-	seq_printf(m, "typealias integer { size = 27; align = 1; signed = false; map = clock.%s.value; } := uint27_clock_t;\n",
-		   name);
+	seq_printf(m, "typealias integer { size = %d; align = 1; signed = false; map = clock.%s.value; } := tring_ts_clock_t;\n",
+		   TRING_TS_BITS, name);
 	seq_printf(m, "typealias integer { size = 64; align = 8; signed = false; map = clock.%s.value; } := uint64_clock_t;\n\n",
 		   name);
 }

@@ -31,9 +31,9 @@
  *	tf_track(task, task2)		recorded if either task's process
  *					is tracked (task2 may be NULL)
  *
- * Ids follow the rows' order from TRING_ID_MODULE_LAST + 1: the first
- * rows, up to id 30, fit the 4-byte record header, so the frequent
- * events come first; the others take the 16-byte extended header.
+ * Ids follow the rows' order from TRING_ID_MODULE_LAST + 1, then the
+ * system calls' (tring_events.h); all of them fit the 4-byte record
+ * header (ids below TRING_ID_WIDE). The frequent events come first.
  *
  * Names, fields and their meaning follow LTTng's kernel tracer
  * (lttng-modules 2.13, include/instrumentation/events/): priorities as
@@ -230,7 +230,7 @@ TRING_TP_EVENT(net, netif_receive_skb, netif_receive_skb,
 	       tf_integer(u32, len, skb->len)
 	       tf_string(name, skb->dev ? skb->dev->name : ""))
 
-/* Rarer events last: rows past id 30 take the extended header. */
+/* Rarer events last. */
 
 /* sched.h */
 TRING_TP_EVENT(sched, sched_process_fork, sched_process_fork,

@@ -76,6 +76,9 @@ extern struct tring_source tring_sources[TRING_NR_SOURCES];
 #undef TRING_SYSCALL
 #define TRING_NR_SYSCALLS	TRING_SYSCALLS_END
 
+/* Every system call's entry event fits the 4-byte record header. */
+static_assert(TRING_EV_SYS_FIRST + TRING_NR_SYSCALLS <= TRING_ID_WIDE);
+
 /*
  * The system calls recorded while syscall_entry's probe is registered,
  * by number: see their definition in tring_sys_events.c.

@@ -34,10 +34,11 @@
 
 #define TRING_PERSIST_MAGIC	0x315453504e495254ULL	/* "TRINPST1" */
 /*
- * 2: a slot's commit counter counts an event as TRING_COMMIT_EVENT (1:
- * as the sub-buffer size).
+ * 3: records have the header of TRING_ABI_VERSION 3 (9 id bits, 23
+ * timestamp bits). 2: a slot's commit counter counts an event as
+ * TRING_COMMIT_EVENT (1: as the sub-buffer size).
  */
-#define TRING_PERSIST_VERSION	2
+#define TRING_PERSIST_VERSION	3
 #define TRING_PERSIST_CPU_MAGIC	0x55504354U		/* "TCPU" */
 #define TRING_PERSIST_META_MAGIC 0x4154454dU		/* "META" */
 

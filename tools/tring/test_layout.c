@@ -392,23 +392,26 @@ static void test_rotate(void)
 	CHECK(record("--max-size 1Q") == TR_EXIT_USAGE);
 }
 
+#define STR_(x)	#x
+#define STR(x)	STR_(x)
+
 /* The module's metadata for the fake's packets (kernel/trace/tring_ctf.c). */
 static const char ctf_meta[] =
 	"/* CTF 1.8 */\n"
 	"typealias integer { size = 32; align = 8; signed = false; } := uint32_t;\n"
 	"typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
-	"typealias integer { size = 5; align = 1; signed = false; } := uint5_t;\n"
+	"typealias integer { size = " STR(TRING_ID_BITS) "; align = 1; signed = false; } := tring_id_t;\n"
 	"trace {\n\tmajor = 1;\n\tminor = 8;\n"
 	"\tuuid = \"2a6422d0-6cee-11e0-8c08-cb07d7b3a564\";\n"
 	"\tbyte_order = le;\n"
 	"\tpacket.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
 	"clock {\n\tname = \"monotonic\";\n\tfreq = 1000000000;\n"
 	"\toffset_s = 1700000000;\n};\n"
-	"typealias integer { size = 27; align = 1; signed = false; map = clock.monotonic.value; } := uint27_clock_t;\n"
+	"typealias integer { size = " STR(TRING_TS_BITS) "; align = 1; signed = false; map = clock.monotonic.value; } := tring_ts_clock_t;\n"
 	"typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } := uint64_clock_t;\n"
 	"stream {\n\tid = 0;\n"
-	"\tevent.header := struct { enum : uint5_t { compact = 0 ... 29 } id;"
-	" variant <id> { struct { uint27_clock_t timestamp; } compact; } v; } align(32);\n"
+	"\tevent.header := struct { enum : tring_id_t { compact = 0 ... " STR(TRING_ID_COMPACT_LAST) " } id;"
+	" variant <id> { struct { tring_ts_clock_t timestamp; } compact; } v; } align(32);\n"
 	"\tpacket.context := struct { uint64_clock_t timestamp_begin;"
 	" uint64_clock_t timestamp_end; uint64_t content_size;"
 	" uint64_t packet_size; uint64_t packet_seq_num;"

@@ -32,7 +32,7 @@
 #include <linux/ioctl.h>
 #include <linux/types.h>
 
-#define TRING_ABI_VERSION	2
+#define TRING_ABI_VERSION	3
 
 /* CTF 1.8 packet magic, the first 32 bits of every packet. */
 #define TRING_PACKET_MAGIC	0xC1FC1FC1U
@@ -79,33 +79,39 @@ struct tring_packet_header {
  * Event records follow the packet header, each starting on a 4-byte
  * boundary with a 32-bit header word:
  *
- *   bits 0-4   event id, or TRING_ID_WIDE, or TRING_ID_EXTENDED
- *   bits 5-31  low 27 bits of the timestamp (ns); zero if extended
+ *   bits 0-8   event id, or TRING_ID_WIDE, or TRING_ID_EXTENDED
+ *   bits 9-31  low 23 bits of the timestamp (ns); zero if extended
  *
- * A compact record (id 0-29) stores only the low timestamp bits: a reader
- * keeps the stream's current time, starting at the packet's
- * timestamp_begin, replaces its low 27 bits with the record's and adds
- * 2^27 when the new low bits are smaller than the old ones (the CTF 1.8
+ * A compact record (id 0-509) stores only the low timestamp bits: a
+ * reader keeps the stream's current time, starting at the packet's
+ * timestamp_begin, replaces its low 23 bits with the record's and adds
+ * 2^23 when the new low bits are smaller than the old ones (the CTF 1.8
  * rule for clock fields narrower than 64 bits). The writer guarantees
- * that less than 2^27 ns separate a compact record from the one before
- * it.
+ * that less than 2^23 ns (8.4 ms) separate a compact record from the
+ * one before it.
  *
  * A wide record (id field TRING_ID_WIDE) has the same timestamp bits and
  * rule, and is followed by a __u32 event id: struct
- * tring_event_header_wide, 8 bytes. Events of id 30 and up take it.
+ * tring_event_header_wide, 8 bytes. Events of id 510 and up take it.
  *
- * An extended record (id field TRING_ID_EXTENDED, the other 27 bits zero)
+ * An extended record (id field TRING_ID_EXTENDED, the other 23 bits zero)
  * is followed by a __u32 event id and a __u64 full timestamp:
  * struct tring_event_header_ext. Any event may take it; the writer uses
- * it when 2^27 ns or more separate a record from the one before.
+ * it when 2^23 ns or more separate a record from the one before.
+ *
+ * ABI version 2 had 5 id bits (compact ids 0-29, 30 wide, 31 extended)
+ * and 27 timestamp bits. Version 3 gives every built-in event and every
+ * system call the 4-byte header, for a shorter window before a record
+ * needs the extended one.
  *
  * The payload follows the header; its length is given by the event's
  * description in the metadata, rounded up to 4 bytes.
  */
-#define TRING_ID_BITS		5
-#define TRING_ID_WIDE		30
-#define TRING_ID_EXTENDED	31
-#define TRING_TS_BITS		27
+#define TRING_ID_BITS		9
+#define TRING_ID_COMPACT_LAST	509
+#define TRING_ID_WIDE		510
+#define TRING_ID_EXTENDED	511
+#define TRING_TS_BITS		23
 
 /* Records of these ids carry no event: readers skip them. */
 #define TRING_ID_PADDING	0	/* payload: __u32 size, then size bytes */
@@ -114,7 +120,7 @@ struct tring_packet_header {
 
 /**
  * struct tring_event_header_wide - wide event record header
- * @word: %TRING_ID_WIDE in bits 0-4, the timestamp's low 27 bits above.
+ * @word: %TRING_ID_WIDE in bits 0-8, the timestamp's low 23 bits above.
  * @id: event id.
  */
 struct tring_event_header_wide {
@@ -124,7 +130,7 @@ struct tring_event_header_wide {
 
 /**
  * struct tring_event_header_ext - extended event record header
- * @word: %TRING_ID_EXTENDED in bits 0-4, zero above.
+ * @word: %TRING_ID_EXTENDED in bits 0-8, zero above.
  * @id: event id.
  * @timestamp: full timestamp (ns).
  */

@@ -28,6 +28,10 @@
 #define HDR		TRING_PACKET_HEADER_SIZE
 #define T0		5000000000ULL	/* a manual clock start, > 2^27 */
 #define TS_SPAN		(1ULL << TRING_TS_BITS)
+/* A multiple of TS_SPAN past every time t_timestamps() uses before it. */
+#define TS_CROSS	(((T0 + 4000000000ULL) / TS_SPAN + 1) * TS_SPAN)
+/* An id that takes the wide header. */
+#define WIDE_ID		(TRING_ID_WIDE + 10)
 
 /* ---- manual clock ---- */
 
@@ -600,7 +604,11 @@ static void t_pad_bytes(void)
 
 static void t_wide_ids(void)
 {
-	static const u32 ids[] = { 30, 31, 32, 1000, 0x7fffffff, 0xffffffff, 2 };
+	/* The wide and extended id fields' values as ids, and beyond. */
+	static const u32 ids[] = {
+		TRING_ID_COMPACT_LAST, TRING_ID_WIDE, TRING_ID_EXTENDED,
+		TRING_ID_EXTENDED + 1, 1000, 0x7fffffff, 0xffffffff, 2,
+	};
 	struct tring_buffer *buf = mk(4, 0);
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned int i, n = ARRAY_SIZE(ids);
@@ -646,23 +654,23 @@ static void t_timestamps(void)
 		{ T0, 0 },				/* opens: compact */
 		{ T0 + 1, 0 },
 		{ T0 + 1 + TS_SPAN - 1, 0 },		/* largest compact delta */
-		{ T0 + 1 + TS_SPAN - 1 + TS_SPAN, 1 },	/* delta 2^27 */
+		{ T0 + 1 + TS_SPAN - 1 + TS_SPAN, 1 },	/* delta TS_SPAN */
 		{ T0 + 1 + 2 * TS_SPAN + 4, 0 },
 		{ T0 + 3000000000ULL, 1 },		/* 3 s later */
 		{ T0 + 3000000000ULL, 0 },		/* same time */
-		/* crossing a multiple of 2^27 with a small delta */
-		{ 70 * TS_SPAN - 3, 1 },
-		{ 70 * TS_SPAN + 2, 0 },
-		{ 70 * TS_SPAN + 2 + (TS_SPAN >> 1), 0 },
-		{ 71 * TS_SPAN + 1, 0 },
+		/* crossing a multiple of TS_SPAN with a small delta */
+		{ TS_CROSS - 3, 1 },
+		{ TS_CROSS + 2, 0 },
+		{ TS_CROSS + 2 + (TS_SPAN >> 1), 0 },
+		{ TS_CROSS + TS_SPAN + 1, 0 },
 	};
 	struct tring_buffer *buf;
 	struct tring_cpu *cb;
 	unsigned int i, n = ARRAY_SIZE(S), clk, id, hlen;
 
-	/* A compact id (7) and a wide one (40), on either clock. */
+	/* A compact id (7) and a wide one, on either clock. */
 	for (clk = 0; clk < 4; clk++) {
-		id = clk & 2 ? 40 : 7;
+		id = clk & 2 ? WIDE_ID : 7;
 		hlen = id < TRING_ID_WIDE ? TRING_EVENT_HEADER_SIZE :
 					   TRING_EVENT_HEADER_WIDE_SIZE;
 		buf = twin_buffer(SB, 4, 0, clk & 1 ? TRING_CLOCK_LOCAL :
@@ -968,12 +976,12 @@ static void t_too_big(void)
 	nlens = 0;
 	set_len(2, 4);
 	set_len(3, max);
-	set_len(40, max + 8);
+	set_len(WIDE_ID, max + 8);
 	check_eq(wr(buf, 2, 4, 0), 0);
 	/* Sizes no sub-buffer can hold, whatever the header. */
 	check_eq(trace_write_inline(buf, 2, big, SB - HDR - 4 + 1), -E2BIG);
 	check_eq(tring_reserve(buf, 2, 0xffffffffU, &res), -E2BIG);
-	check_eq(trace_write_inline(buf, 40, big, max + 9), -E2BIG);
+	check_eq(trace_write_inline(buf, WIDE_ID, big, max + 9), -E2BIG);
 	check_eq(trace_write_inline(buf, 2, big, 2 * SB), -E2BIG);
 	check_eq(local_read(&cb->too_big), 4);
 	check_eq(tring_cpu_losses(cb), 4);
@@ -982,7 +990,7 @@ static void t_too_big(void)
 	 * (64 + 8 + 4 + max = 4088), wide alone (64 + 8 + max + 8 = 4092).
 	 */
 	check_eq(wr(buf, 3, max, 1), 0);
-	check_eq(wr(buf, 40, max + 8, 2), 0);
+	check_eq(wr(buf, WIDE_ID, max + 8, 2), 0);
 	check_eq(wr(buf, 2, 4, 3), 0);
 	tring_cpu_flush(cb);
 	rd_reset();
@@ -990,7 +998,7 @@ static void t_too_big(void)
 	check_eq(R.nev, 4);
 	check_ev(0, 2, 4, 0);
 	check_ev(1, 3, max, 1);
-	check_ev(2, 40, max + 8, 2);
+	check_ev(2, WIDE_ID, max + 8, 2);
 	check_ev(3, 2, 4, 3);
 	check_eq(R.pk[0].content, (HDR + 8 + 4 + max) * 8);
 	check_eq(R.pk[1].content, (HDR + 8 + max + 8) * 8);
@@ -1013,7 +1021,7 @@ static void t_too_big_consistent(void)
 	struct tring_cpu *cb = twin_cb(buf, 0);
 	unsigned int max = cb->max_payload, len;
 	static unsigned char big[8192];
-	static const unsigned int ids[] = { 3, 40 };
+	static const unsigned int ids[] = { 3, WIDE_ID };
 	unsigned int k;
 	int fast, slow;
 
@@ -1102,8 +1110,8 @@ static void t_discard_not_last(void)
 	} C[] = {
 		{ 5, 12, TRING_ID_PADDING },
 		{ 5, 0, TRING_ID_NOP },
-		{ 40, 20, TRING_ID_PADDING },
-		{ 40, 0, TRING_ID_NOP },
+		{ WIDE_ID, 20, TRING_ID_PADDING },
+		{ WIDE_ID, 0, TRING_ID_NOP },
 	};
 	unsigned int c;
 
@@ -2504,7 +2512,7 @@ int main(void)
 		{ t_many_packets, "3000 events over many packets, exact" },
 		{ t_payload_lengths, "payload lengths 0..max_payload exact" },
 		{ t_pad_bytes, "payload pad bytes zeroed at reserve" },
-		{ t_wide_ids, "ids >= 30 get wide headers" },
+		{ t_wide_ids, "ids >= TRING_ID_WIDE get wide headers" },
 		{ t_timestamps, "timestamps exact, extended on large deltas" },
 		{ t_clock_backwards, "clock going back: stream time held" },
 		{ t_clock_backwards_after_discard,
