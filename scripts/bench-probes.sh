@@ -85,6 +85,9 @@ ref() {
 	perf-kprobe-g) echo tring-ctx-stacks ;;
 	*-kretprobe | tring-retfloor) echo tring-kretprobe ;;
 	*-function) echo tring-function ;;
+	# LTTng's kprobe records no argument: the bare one, where it ran.
+	lttng-probe) if grep -q "^probe [0-9]* tring-kprobe-bare ns" "$f"; then
+		echo tring-kprobe-bare; else echo tring-kprobe; fi ;;
 	*) echo tring-kprobe ;;
 	esac
 }

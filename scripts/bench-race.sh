@@ -168,6 +168,36 @@ ring_table() {
 	done
 }
 
+# The rate part streams to an lttng-relayd on the host too (tring-host):
+# on 127.0.0.1:HRP, writing to tmpfs as the guest's tracers do.
+HRP=${RACE_RELAY_PORT:-16342}
+relay_dir=/dev/shm/tring-bench-relay.$$
+# rate_runs: whether this kernel's guest runs the rate part (its
+# defaults: every part, or the race alone when WORKLOADS is set).
+rate_runs() {
+	case " $SECTIONS " in
+	*" rate "*) return 0 ;;
+	"  ") [ -z "$WORKLOADS" ] ;;
+	*) return 1 ;;
+	esac
+}
+
+# host_relay_row FILE LOCAL HOST: tring-host's drain over tring's (to
+# tmpfs) per offered rate, paired by round, and their no-loss rates.
+host_relay_row() {
+	local rate r line=
+	for rate in $(awk '$1 == "rate" { print $3 }' "$1" | awk '!s[$0]++'); do
+		r=$(awk -v rate="$rate" '$1 == "rate" && $3 == rate && ($4 == "tring" || $4 == "tring-host") {
+				for (i = 5; i < NF; i += 2) if ($i == "ns") ns = $(i + 1); else if ($i == "events") ev = $(i + 1)
+				if (ns > 0) v[$2, $4] = ev / ns; rd[$2] = 1 }
+			END { for (k in rd) if (v[k, "tring"] > 0 && (k, "tring-host") in v) printf "%.2f\n", v[k, "tring-host"] / v[k, "tring"] }' "$1" | median)
+		line="$line; at ${rate#paced-}/s ${r:--}"
+	done
+	echo "tring-host over tring, events/s paired by round (target at least 0.80)${line}; no loss to:" \
+		"$(awk -v a="$2" -v b="$3" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')"
+	[ -z "$json" ] || json_rows+=("{\"host_relay\":\"tring-host/tring\",\"rates\":\"${line#; }\",\"no_loss_to_ratio\":$(awk -v a="$2" -v b="$3" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "null" }')}")
+}
+
 for series in $kernels; do
 	k=$(guest_kernel "$series") || { say "no Debian $series kernel"; continue; }
 	read -r image kdir <<<"$k"
@@ -206,8 +236,18 @@ for series in $kernels; do
 	} >"$dir/host.info"
 	qargs=
 	[ "$insn" = 0 ] || qargs="-plugin $B/insn/libtring_insn.so,out=$dir/results/insn.txt"
-	TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+	fwd=
+	if rate_runs && host_relayd_up "$relay_dir" "$HRP" "$dir/host-relayd.log"; then
+		# The guest's 10.0.2.100:15452 and :15453 are the relay's ports.
+		fwd="15452:$HRP 15453:$((HRP + 1))"
+		echo 'HOST_RELAY="10.0.2.100:15452:15453"' >>"$dir/results/env"
+	fi
+	TRING_GUEST_FWD=$fwd TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 		"${RACE_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-race.sh" || true
+	if [ -n "$fwd" ]; then
+		host_relayd_down "$HRP"
+		rm -rf "$relay_dir"
+	fi
 	echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
 	fi
 	if [ ! -f "$dir/results/done" ]; then
@@ -443,6 +483,10 @@ for series in $kernels; do
 			echo "tring-net: tring-record streaming the same buffer to lttng-relayd ($(inf relayd)) instead"
 			echo "of writing it to tmpfs (tring); the relay writes to tmpfs."
 		fi
+		if grep -q '^rate [0-9]* [^ ]* tring-host ' "$f"; then
+			echo "tring-host: the same, to lttng-relayd on the host ($(inf hostrelay | sed 's/ on the host.*//')), another machine as"
+			echo "deployments run it: the guest's virtio NIC, QEMU's user-mode network, a busybox nc per connection."
+		fi
 		rtr=$(awk '$1 == "rate" { print $4 }' "$f" | awk '!s[$0]++')
 		printf '%-10s' calls/s
 		for t in $rtr; do printf ' %22s' "$t"; done
@@ -457,6 +501,8 @@ for series in $kernels; do
 			echo
 		done
 		printf '%-10s' 'no loss to'
+		unset nl
+		declare -A nl=()
 		for t in $rtr; do
 			# the highest events/s (median) of a rate at which no round lost any
 			# the source's event rate (2 a call), not the trace's:
@@ -468,9 +514,11 @@ for series in $kernels; do
 					awk '$2 > 0 { printf "%.0f\n", 2 * $1 / ($2 / 1e9) }' | median
 			done | sort -g | tail -n 1)
 			printf ' %22s' "${best:-none} ev/s"
+			nl[$t]=${best:-0}
 			[ -z "$json" ] || json_rows+=("{\"no_loss_to\":\"$t\",\"events_per_s\":${best:-null}}")
 		done
 		echo
+		[ -z "${nl[tring-host]:-}" ] || host_relay_row "$f" "${nl[tring]:-0}" "${nl[tring-host]}"
 	fi
 
 	if grep -q '^throttle ' "$f"; then

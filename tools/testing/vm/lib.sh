@@ -117,3 +117,27 @@ guest_failure() {
 qemu_version() {
 	qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p'
 }
+
+# host_relayd_up DIR PORT LOG: lttng-relayd on the host, on 127.0.0.1
+# only (control PORT, data PORT+1, live PORT+2), writing to DIR, its
+# output in LOG; waits until its control port answers (10 s at most).
+# A guest reaches it through run-guest.sh's TRING_GUEST_FWD. Stop it
+# with host_relayd_down PORT. Status: 0, or 1 if it did not come up.
+host_relayd_up() {
+	local i
+
+	command -v lttng-relayd >/dev/null || return 1
+	lttng-relayd -b -o "$1" -C "tcp://127.0.0.1:$2" \
+		-D "tcp://127.0.0.1:$(($2 + 1))" -L "tcp://127.0.0.1:$(($2 + 2))" \
+		>"$3" 2>&1 || return 1
+	for i in $(seq 100); do
+		(exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return 0
+		sleep 0.1
+	done
+	return 1
+}
+
+# host_relayd_down PORT: stop host_relayd_up's relay of that port.
+host_relayd_down() {
+	pkill -f "lttng-relayd .*-C tcp://127.0.0.1:$1 " 2>/dev/null
+}

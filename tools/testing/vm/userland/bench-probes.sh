@@ -11,6 +11,8 @@
 #
 #   none             untraced
 #   tring-kprobe     p:pbench/entry ... a=%di:u64 b=%si:s32, tring-record
+#   tring-kprobe-bare p:pbench/bare ... with no argument: what LTTng's
+#                    --probe records (the address; tring adds the pid)
 #   tring-kretprobe  r:pbench/ret ... ret=$retval:s64, tring-record
 #   tring-function   functions = the function, event ftrace/function
 #   tring-floor      the kprobe enabled, tracking/pid holding kthreadd
@@ -64,7 +66,7 @@ SUBBUFKB=${SUBBUFKB:-64}
 # CHECK=1: round 1's traces read back and their events counted (slow
 # under emulation); 0 (the default): the counts the tracers report.
 CHECK=${CHECK:-0}
-TRACERS=${TRACERS:-none tring-kprobe tring-kretprobe tring-function tring-floor tring-retfloor
+TRACERS=${TRACERS:-none tring-kprobe tring-kprobe-bare tring-kretprobe tring-function tring-floor tring-retfloor
 ftrace-kprobe ftrace-kretprobe ftrace-function perf-kprobe perf-kretprobe lttng-probe lttng-function
 tring-ctx-ids tring-ctx-kstack tring-ctx-ustack tring-ctx-stacks tring-ctx-perf
 lttng-ctx-ids lttng-ctx-kstack lttng-ctx-ustack lttng-ctx-perf perf-kprobe-g}
@@ -250,6 +252,7 @@ tring_run() {
 	[ "$RB" = 1 ] && tev=$(babeltrace2 $O 2>/dev/null | grep -c "$(basename "$ev"):")
 }
 run_tring_kprobe() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry; }
+run_tring_kprobe_bare() { tring_run "p:pbench/bare $FN" pbench/bare; }
 run_tring_kretprobe() { tring_run "r:pbench/ret $FN $RET" pbench/ret; }
 run_tring_function() { tring_run function ftrace/function; }
 run_tring_floor() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry 2; }

@@ -367,7 +367,9 @@ run_tring() {
 	rcpu=$(($(sed -n 's/^user_ns=//p' $s) + $(sed -n 's/^sys_ns=//p' $s)))
 	# TRING_TRACE: where the trace went (a glob), if not to $O.
 	tr=$(ls -d ${TRING_TRACE:-$O} 2>/dev/null | head -n 1)
-	bytes=$(du -sb --exclude=.tring-record.summary "$tr" | cut -f1)
+	# A trace on another machine (run_tring_host) has no size here.
+	bytes=-
+	[ -z "$tr" ] || bytes=$(du -sb --exclude=.tring-record.summary "$tr" | cut -f1)
 	tev=- tlost=-
 	if [ "$RB" = 1 ]; then
 		read -r tev tlost <<<"$(bt_count "$tr")"
@@ -394,6 +396,13 @@ run_tring_net() {
 	TRING_DEST="-o net://127.0.0.1:15342:15343 --session $n" \
 		TRING_TRACE="$RELAY_OUT/$(hostname)/$n-*" run_tring "$@"
 	rm -rf "$RELAY_OUT/$(hostname)/$n"-*
+}
+# tring-record streaming to lttng-relayd on the host (HOST_RELAY:
+# ADDR:CONTROL:DATA, set by scripts/bench-race.sh): another machine, as
+# deployments run it, reached through QEMU's user-mode network.
+run_tring_host() {
+	TRING_DEST="-o net://$HOST_RELAY --session bench$RANDOM" \
+		TRING_TRACE=/nonexistent run_tring "$@"
 }
 
 # tring's generic events (the kernel's own, through perf): TRING_EVENTS
@@ -676,6 +685,12 @@ RATE_TRACERS=$(echo $TRACERS | sed 's/none//')
 if section rate && echo " $RATE_TRACERS " | grep -q ' tring ' && ip link set lo up && relay_bench_up; then
 	RATE_TRACERS="$RATE_TRACERS tring-net"
 	info relayd "$(lttng-relayd --version 2>&1 | head -n 1) on 127.0.0.1, writing to tmpfs"
+fi
+# shellcheck disable=SC1091
+if section rate && [ -n "${HOST_RELAY:-}" ] && echo " $RATE_TRACERS " | grep -q ' tring ' &&
+	. "$(dirname "$0")/guest-net.sh"; then
+	RATE_TRACERS="$RATE_TRACERS tring-host"
+	info hostrelay "$(lttng-relayd --version 2>&1 | head -n 1) on the host (127.0.0.1, through QEMU's user-mode network), writing to tmpfs"
 fi
 for r in $(section rate && seq "$RATE_ROUNDS"); do
 	TRACERS=$RATE_TRACERS

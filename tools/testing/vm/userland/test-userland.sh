@@ -25,6 +25,7 @@ set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../../../.." && pwd)
+. "$top/tools/testing/vm/lib.sh"
 out=$1
 PREFIX=${PREFIX:-/usr/local}
 TIMEOUT=${TRING_USERLAND_TIMEOUT:-600}
@@ -131,20 +132,8 @@ t "man page tring-record(1) installed and formats" \
 # through QEMU's user-mode network (run-guest.sh's TRING_GUEST_FWD).
 HP=${TRING_HOST_RELAY_PORT:-15342}
 relay_dir=$out/host-relay
-host_relay_up() {
-	local i
-	lttng-relayd -b -o "$relay_dir" -C "tcp://127.0.0.1:$HP" \
-		-D "tcp://127.0.0.1:$((HP + 1))" -L "tcp://127.0.0.1:$((HP + 2))" \
-		>"$out/host-relayd.log" 2>&1 || return 1
-	for i in $(seq 100); do
-		(exec 3<>/dev/tcp/127.0.0.1/$HP) 2>/dev/null && return 0
-		sleep 0.1
-	done
-	return 1
-}
-host_relay_down() {
-	pkill -f "lttng-relayd .*-C tcp://127.0.0.1:$HP " 2>/dev/null
-}
+host_relay_up() { host_relayd_up "$relay_dir" "$HP" "$out/host-relayd.log"; }
+host_relay_down() { host_relayd_down "$HP"; }
 guest_start() {
 	local name=$1 release=$2 dir=$out/guest-$1
 	mkdir -p "$dir/results"
