@@ -325,11 +325,10 @@ for series in $kernels; do
 	echo "getppid's entry carries no argument). What still differs: ftrace's entry and exit events carry"
 	echo "the call's number, tring's exit event its number and return value, LTTng's the return value"
 	echo "alone; a path argument (open, execve: the fork/exec row) is a copied string in tring and LTTng,"
-	echo "a pointer in ftrace's events. Why tring's B/ev is above LTTng's on the syscall storms: a getppid()"
-	echo "call is 8 + 16 bytes in tring (entry: 4-byte header and 32-bit id, as per-syscall ids are past"
-	echo "the compact header's 5 bits; exit: header, 32-bit number, 64-bit return value; records 4-byte"
-	echo "aligned) against 6 + 14 in LTTng (16-bit id and 32-bit time, unaligned; its exit event's id"
-	echo "names the call, so it carries the return value alone)."
+	echo "a pointer in ftrace's events. A getppid() call is 4 + 16 bytes in tring (entry: the 4-byte header,"
+	echo "9 id bits; exit: header, 32-bit number, 64-bit return value; records 4-byte aligned) against"
+	echo "6 + 14 in LTTng (16-bit id and 32-bit time, unaligned; its exit event's id names the call, so it"
+	echo "carries the return value alone)."
 	cost_table
 
 	if grep -q '^lat [0-9]' "$f"; then
