@@ -188,6 +188,7 @@ host_relay_row() {
 	local rate r line=
 	for rate in $(awk '$1 == "rate" { print $3 }' "$1" | awk '!s[$0]++'); do
 		r=$(awk -v rate="$rate" '$1 == "rate" && $3 == rate && ($4 == "tring" || $4 == "tring-host") {
+				ns = 0; ev = 0
 				for (i = 5; i < NF; i += 2) if ($i == "ns") ns = $(i + 1); else if ($i == "events") ev = $(i + 1)
 				if (ns > 0) v[$2, $4] = ev / ns; rd[$2] = 1 }
 			END { for (k in rd) if (v[k, "tring"] > 0 && (k, "tring-host") in v) printf "%.2f\n", v[k, "tring-host"] / v[k, "tring"] }' "$1" | median)
@@ -236,15 +237,15 @@ for series in $kernels; do
 	} >"$dir/host.info"
 	qargs=
 	[ "$insn" = 0 ] || qargs="-plugin $B/insn/libtring_insn.so,out=$dir/results/insn.txt"
-	fwd=
+	nat=0
 	if rate_runs && host_relayd_up "$relay_dir" "$HRP" "$dir/host-relayd.log"; then
-		# The guest's 10.0.2.100:15452 and :15453 are the relay's ports.
-		fwd="15452:$HRP 15453:$((HRP + 1))"
-		echo 'HOST_RELAY="10.0.2.100:15452:15453"' >>"$dir/results/env"
+		# QEMU's user-mode network: the host's 127.0.0.1 is 10.0.2.2.
+		nat=1
+		echo "HOST_RELAY=\"10.0.2.2:$HRP:$((HRP + 1))\"" >>"$dir/results/env"
 	fi
-	TRING_GUEST_FWD=$fwd TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+	TRING_GUEST_NAT=$nat TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 		"${RACE_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-race.sh" || true
-	if [ -n "$fwd" ]; then
+	if [ "$nat" = 1 ]; then
 		host_relayd_down "$HRP"
 		rm -rf "$relay_dir"
 	fi
@@ -484,7 +485,7 @@ for series in $kernels; do
 		fi
 		if grep -q '^rate [0-9]* [^ ]* tring-host ' "$f"; then
 			echo "tring-host: the same, to lttng-relayd on the host ($(inf hostrelay | sed 's/ on the host.*//')), another machine as"
-			echo "deployments run it: the guest's virtio NIC, QEMU's user-mode network, a busybox nc per connection."
+			echo "deployments run it: the guest's virtio NIC, QEMU's user-mode network (10.0.2.2, the host's 127.0.0.1)."
 		fi
 		rtr=$(awk '$1 == "rate" { print $4 }' "$f" | awk '!s[$0]++')
 		printf '%-10s' calls/s

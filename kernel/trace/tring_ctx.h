@@ -104,7 +104,7 @@ struct tring_ctx_scratch;
  * @ustack: a user stack is.
  * @perf: a perf counter is.
  * @perf_on: the counters' hotplug instance is added.
- * @scratch: per CPU and context level, the stacks being walked, when
+ * @scratch: per CPU and nesting depth, the stacks being walked, when
  *	@kstack or @ustack.
  * @cpuhp_node: on the hotplug state that makes the counters, when @perf.
  * @nr: items.

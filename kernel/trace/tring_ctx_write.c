@@ -8,7 +8,7 @@
  * runs exactly the instructions it ran before contexts existed.
  *
  * A record is sized once: the stacks are walked first, into this CPU's
- * scratch of the writer's context level, then the record (header,
+ * scratch of the writer's nesting depth, then the record (header,
  * contexts, payload) is reserved and the contexts written at its start.
  * Any context, NMI included; preemption is off in the caller from before
  * this call to its commit.
@@ -52,20 +52,25 @@ struct tring_ctx_set __rcu *tring_ctx_cur;
 /* A frame is stored as the u64 the record holds: one copy per stack. */
 static_assert(sizeof(unsigned long) == sizeof(u64));
 
+/* Writers that may nest on a CPU: task, softirq, hardirq and NMI. */
+#define TRING_CTX_LEVELS	4
+
 /**
  * struct tring_ctx_scratch - a CPU's stacks being walked
- * @busy: per context level (task, softirq, hardirq, NMI), a writer of
- *	that level uses its entries. Set and cleared by this CPU only,
- *	preemption off; a writer that interrupts it sees it set (compiler
- *	barriers order it with the entries).
- * @k: per level, the kernel stack as stack_trace_save() left it, and
- *	the truncation mark after the kept frames.
- * @u: per level, the user stack.
+ * @depth: writers of this CPU between their walk and their record's
+ *	writing; the next one uses the entries of index @depth. Read and
+ *	written by this CPU only, preemption off: a writer that interrupts
+ *	another raises it and puts it back before the interrupted one runs
+ *	again (interrupts nest), so a plain increment is enough; compiler
+ *	barriers order it with the entries.
+ * @k: per nesting depth, the kernel stack as stack_trace_save() left
+ *	it, and the truncation mark after the kept frames.
+ * @u: per nesting depth, the user stack.
  */
 struct tring_ctx_scratch {
-	u8 busy[4];
-	unsigned long k[4][TRING_CTX_WALK];
-	unsigned long u[4][TRING_CTX_DEPTH_MAX + 1];
+	unsigned int depth;
+	unsigned long k[TRING_CTX_LEVELS][TRING_CTX_WALK];
+	unsigned long u[TRING_CTX_LEVELS][TRING_CTX_DEPTH_MAX + 1];
 };
 
 /**
@@ -259,7 +264,7 @@ mark:
 	return n;
 }
 
-/* Walk the set's stacks into this CPU's scratch of @level. */
+/* Walk the set's stacks into this CPU's scratch of nesting @level. */
 static void tring_ctx_walk(const struct tring_ctx_set *set,
 			   struct tring_ctx_scratch *s, unsigned int level,
 			   struct pt_regs *regs, struct tring_ctx_stacks *st)
@@ -512,9 +517,9 @@ tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
  *
  * Context: any, NMI included; preemption disabled by the caller until
  * its tring_commit().
- * Return: 0, -ENODEV when no set is in force (or another writer of this
- * CPU and context level is walking its stacks: the event is counted as
- * lost), or tring_reserve()'s error.
+ * Return: 0, -ENODEV when no set is in force (or four writers of this
+ * CPU are already between their walk and their write, nested: the event
+ * is counted as lost), or tring_reserve()'s error.
  */
 int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res,
 		      struct pt_regs *regs)
@@ -530,18 +535,18 @@ int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res,
 	if (!set->scratch)
 		return tring_ctx_reserve_in(set, id, len, &st, res);
 	s = this_cpu_ptr(set->scratch);
-	level = interrupt_context_level();
-	if (s->busy[level]) {
+	level = READ_ONCE(s->depth);
+	if (unlikely(level >= TRING_CTX_LEVELS)) {
 		tring_gen_lost(1);
 		return -ENODEV;
 	}
-	s->busy[level] = 1;
-	/* Set before the stacks are walked: an interrupt here sees it. */
+	WRITE_ONCE(s->depth, level + 1);
+	/* Raised before the stacks are walked: an interrupt here sees it. */
 	barrier();
 	tring_ctx_walk(set, s, level, regs, &st);
 	ret = tring_ctx_reserve_in(set, id, len, &st, res);
-	/* The stacks are written before another writer of this level may. */
+	/* The stacks are written before a writer nested later may use them. */
 	barrier();
-	s->busy[level] = 0;
+	WRITE_ONCE(s->depth, level);
 	return ret;
 }

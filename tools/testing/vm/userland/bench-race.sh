@@ -371,7 +371,7 @@ run_tring() {
 	bytes=-
 	[ -z "$tr" ] || bytes=$(du -sb --exclude=.tring-record.summary "$tr" | cut -f1)
 	tev=- tlost=-
-	if [ "$RB" = 1 ]; then
+	if [ "$RB" = 1 ] && [ -n "$tr" ]; then
 		read -r tev tlost <<<"$(bt_count "$tr")"
 		events=$tev
 	fi
