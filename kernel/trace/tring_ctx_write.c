@@ -541,11 +541,19 @@ int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res,
 		return -ENODEV;
 	}
 	WRITE_ONCE(s->depth, level + 1);
-	/* Raised before the stacks are walked: an interrupt here sees it. */
+	/*
+	 * Compiler barrier, pairing with nothing (every user of @depth runs
+	 * on this CPU, where interrupts land between instructions in
+	 * program order): @depth is raised before the entries of @level
+	 * are written, so a writer that interrupts the walk takes the next.
+	 */
 	barrier();
 	tring_ctx_walk(set, s, level, regs, &st);
 	ret = tring_ctx_reserve_in(set, id, len, &st, res);
-	/* The stacks are written before a writer nested later may use them. */
+	/*
+	 * Compiler barrier, the same: the entries of @level are read into
+	 * the record before @depth gives them to a writer nested later.
+	 */
 	barrier();
 	WRITE_ONCE(s->depth, level);
 	return ret;

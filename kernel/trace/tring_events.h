@@ -53,9 +53,6 @@ enum tring_event_id {
 #undef TRING_MOD_EVENT
 #undef TRING_TP_EVENT
 
-/* Every row fits the compact record header (the system calls too: tring_events_src.h). */
-static_assert(TRING_EV_SYS_FIRST <= TRING_ID_WIDE);
-
 extern struct tring_event_desc tring_builtin_events[];
 extern const unsigned int tring_nr_builtin_events;
 

@@ -76,7 +76,10 @@ extern struct tring_source tring_sources[TRING_NR_SOURCES];
 #undef TRING_SYSCALL
 #define TRING_NR_SYSCALLS	TRING_SYSCALLS_END
 
-/* Every system call's entry event fits the 4-byte record header. */
+/*
+ * Every row of the table and every system call's entry event fits the
+ * 4-byte record header (ids below TRING_ID_WIDE).
+ */
 static_assert(TRING_EV_SYS_FIRST + TRING_NR_SYSCALLS <= TRING_ID_WIDE);
 
 /*

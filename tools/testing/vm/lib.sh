@@ -143,18 +143,13 @@ host_relayd_down() {
 }
 
 # insn_ok RELEASE: whether QEMU's instruction counter (tools/testing/insn)
-# can run beside a guest of that kernel. QEMU 10.0.2 crashes (SIGSEGV in
-# its generated code, at boot) when the plugin's inline per-vCPU
-# scoreboard runs under round-robin TCG (-accel tcg,thread=single),
-# which userland/run-guest.sh uses for 6.12 and later unless
-# TRING_VM_ACCEL says otherwise.
+# can run beside a userland guest of that kernel. QEMU 10.0.2 crashes
+# (SIGSEGV in its generated code, at boot) when the plugin's inline
+# per-vCPU scoreboard runs under round-robin TCG (-accel
+# tcg,thread=single), which userland/run-guest.sh takes for 6.12.
 insn_ok() {
-	case ${TRING_VM_ACCEL:-} in
+	case $("$VM/userland/run-guest.sh" --accel "$1") in
 	*thread=single*) return 1 ;;
-	?*) return 0 ;;
-	esac
-	case $1 in
-	6.1[2-9]* | 6.[2-9]* | [7-9].*) return 1 ;;
 	esac
 	return 0
 }

@@ -9,6 +9,8 @@
 # OUTDIR/results/env, if the caller wrote one, is for it to read.
 #
 # usage: run-guest.sh RELEASE OUTDIR TIMEOUT_S PROGRAM
+#        run-guest.sh --accel RELEASE   (print the QEMU accelerator it
+#                                        would take for that kernel)
 #
 # OUTDIR gets console.log (ttyS0) and qemu.log; results/ is what the guest
 # wrote. Exit status: QEMU's (124 on timeout, 125 when both boots hung
@@ -37,6 +39,17 @@
 set -uo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
+# 6.12 on one host thread: see "-accel tcg,thread=single" in check.sh.
+accel_of() {
+	case $1 in
+	6.1[2-9]* | 6.[2-9]* | [7-9].*) echo "${TRING_VM_ACCEL:-tcg,thread=single}" ;;
+	*) echo "${TRING_VM_ACCEL:-tcg}" ;;
+	esac
+}
+if [ "${1:-}" = --accel ]; then
+	accel_of "$2"
+	exit 0
+fi
 . "$here/../boot-watch.sh"
 release=$1
 out=$2
@@ -44,11 +57,7 @@ timeout_s=$3
 prog=$4
 smp=${TRING_VM_SMP:-2}
 mem=${TRING_USERLAND_MEM:-1G}
-# 6.12 on one host thread: see "-accel tcg,thread=single" in check.sh.
-case $release in
-6.1[2-9]* | 6.[2-9]* | [7-9].*) accel=${TRING_VM_ACCEL:-tcg,thread=single} ;;
-*) accel=${TRING_VM_ACCEL:-tcg} ;;
-esac
+accel=$(accel_of "$release")
 
 net=(-nic none)
 if [ -n "${TRING_GUEST_FWD:-}" ]; then
