@@ -15,8 +15,9 @@
 #                 kselftests (the KCSAN one leaves out what its 4-vCPU
 #                 run or the KASAN one runs: see part_debug); any kernel
 #                 splat fails the kernel's run
-#  6. more runs   debian-6.12-mt: the stress and data tests on a
-#                 multi-threaded 6.12 guest;
+#  6. more runs   debian-6.1-mt, debian-6.12-mt: the stress and data
+#                 tests on multi-threaded guests (the main Debian runs
+#                 are single-threaded: see part_debian);
 #                 kasan-6.1-faults: allocation failures injected into
 #                 loading, buffer rebuilds, instances and event enabling,
 #                 then kmemleak; debug-6.1-smp4: the stress, lifecycle and
@@ -416,27 +417,25 @@ run_kernel() {
 }
 
 # --- the parts ------------------------------------------------------------------
-# Debian's 6.12 runs on one host thread (-accel tcg,thread=single): with
-# QEMU 10.0 a vCPU of a multi-threaded TCG guest of 6.12 can still run a
+# Debian's kernels run on one host thread (-accel tcg,thread=single):
+# with QEMU 10.0 a vCPU of a multi-threaded TCG guest can still run a
 # stale translation of a tracepoint site another vCPU has just patched
 # ("Oops: int3" at the site, the finished NOP in memory), which the
-# event-toggling tests hit under load. One thread cannot interleave a
-# vCPU with the patching, and costs no more time here.
+# event-toggling tests hit under load (6.12 three times, 6.1 once). One
+# thread cannot interleave a vCPU with the patching, and costs no more
+# time here.
 part_debian() {
-	local accel=tcg
-
-	[ "$1" = debian-6.12 ] && accel=tcg,thread=single
-	want "$1" && TRING_VM_ACCEL=$accel run_kernel "$1" "$1" "$VM/plan-check" traces
+	want "$1" && TRING_VM_ACCEL=tcg,thread=single run_kernel "$1" "$1" \
+		"$VM/plan-check" traces
 }
 
-# Debian 6.12 with one host thread per vCPU after all, for the core's
+# A Debian kernel with one host thread per vCPU after all, for the core's
 # tests that switch no tracepoint (stress with self-NMIs, data with CPUs
-# offline and back): the 6.12 build under real concurrency. The stale
+# offline and back): the build under real concurrency. The stale
 # translations above come from patching a tracepoint site; these tests
 # patch none (scripts/toggle-experiment.sh is the experiment).
 part_debian_mt() {
-	want debian-6.12-mt && TRING_VM_ACCEL=tcg run_kernel debian-6.12-mt \
-		debian-6.12 "$VM/plan-mt"
+	want "$1-mt" && TRING_VM_ACCEL=tcg run_kernel "$1-mt" "$1" "$VM/plan-mt"
 }
 
 # make install (DKMS), then Debian 6.1 and 6.12 booted with the host's own
@@ -604,6 +603,7 @@ part_insn() {
 lane_a() {
 	LANE=a
 	part_debian debian-6.1
+	part_debian_mt debian-6.1
 	part_userland
 	part_persist 6.12
 	part_race
@@ -621,7 +621,7 @@ lane_b() {
 		tap_run twin twin make -C "$top" -s twin-test
 	fi
 	part_debian debian-6.12
-	part_debian_mt
+	part_debian_mt debian-6.12
 	part_persist 6.1
 	part_kasan
 	part_persist_kasan

@@ -176,6 +176,39 @@ static int tring_ctx_parse(struct tring_ctx_set *set, char *text)
 	return 0;
 }
 
+/*
+ * Put the stacks last, the kernel's before the user's; the fixed-size
+ * contexts keep the order given. The writers then loop over the
+ * fixed-size ones only and write the stacks after them.
+ */
+static void tring_ctx_order(struct tring_ctx_set *set)
+{
+	struct tring_ctx_item k, u;
+	bool has_k = false, has_u = false;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < set->nr; i++) {
+		const struct tring_ctx_item *it = &set->items[i];
+
+		if (it->kind == TRING_CTX_KSTACK) {
+			k = *it;
+			has_k = true;
+		} else if (it->kind == TRING_CTX_USTACK) {
+			u = *it;
+			has_u = true;
+		} else {
+			if (n != i)
+				set->items[n] = *it;
+			n++;
+		}
+	}
+	set->nfixed = n;
+	if (has_k)
+		set->items[n++] = k;
+	if (has_u)
+		set->items[n++] = u;
+}
+
 /**
  * tring_ctx_set_free - free a set out of force for a grace period
  * @set: the set, or NULL.
@@ -215,6 +248,7 @@ static struct tring_ctx_set *tring_ctx_set_new(char *text)
 		kfree(set);
 		return NULL;
 	}
+	tring_ctx_order(set);
 	ret = tring_ctx_scratch_alloc(set);
 	if (ret)
 		goto free_set;

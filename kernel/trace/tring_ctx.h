@@ -68,24 +68,25 @@ struct tring_ctx_pev {
  * struct tring_ctx_item - one context of a set
  * @kind: enum tring_ctx_kind.
  * @size: bytes in the record; 0 for a stack (a u32 count, then u64s).
+ * @pcpu: for TRING_CTX_PERF, each CPU's counter: set (WRITE_ONCE) by the
+ *	CPU-hotplug online step of that CPU and cleared by its offline
+ *	step, read (READ_ONCE) by that CPU's writers with preemption off.
  * @name: its name in the context file ("perf:cpu:cycles").
  * @field: its CTF field name, LTTng's ("_perf_cpu_cycles").
  * @perf_type: for TRING_CTX_PERF, the perf_event_attr type...
  * @perf_config: ...and config.
- * @pcpu: for TRING_CTX_PERF, each CPU's counter: set (WRITE_ONCE) by the
- *	CPU-hotplug online step of that CPU and cleared by its offline
- *	step, read (READ_ONCE) by that CPU's writers with preemption off.
  * @dead: counters of CPUs that went offline, freed with the set
  *	(process context, outside the hotplug callbacks).
  */
 struct tring_ctx_item {
 	u8 kind;
 	u8 size;
+	/* What the writers read first: one cache line with the above. */
+	struct tring_ctx_pev * __percpu *pcpu;
 	char name[TRING_CTX_NAME];
 	char field[TRING_CTX_NAME + 1];
 	u32 perf_type;
 	u64 perf_config;
-	struct tring_ctx_pev * __percpu *pcpu;
 	struct llist_head dead;
 };
 
@@ -108,6 +109,8 @@ struct tring_ctx_scratch;
  *	@kstack or @ustack.
  * @cpuhp_node: on the hotplug state that makes the counters, when @perf.
  * @nr: items.
+ * @nfixed: the fixed-size items, first; the stacks follow them, the
+ *	kernel's before the user's.
  * @items: the contexts.
  *
  * A set does not change once made: writing the context file makes a new
@@ -125,6 +128,7 @@ struct tring_ctx_set {
 	struct tring_ctx_scratch __percpu *scratch;
 	struct hlist_node cpuhp_node;
 	unsigned int nr;
+	unsigned int nfixed;
 	struct tring_ctx_item items[];
 };
 
@@ -144,7 +148,6 @@ struct tring_buffer *tring_ctx_buffer(void);
 int tring_ctx_scratch_alloc(struct tring_ctx_set *set);
 
 /* tring_ctx_perf.c */
-u64 tring_ctx_perf_read(const struct tring_ctx_item *it);
 int tring_ctx_perf_lookup(const char *name, struct tring_ctx_item *it);
 int tring_ctx_perf_start(struct tring_ctx_set *set);
 void tring_ctx_perf_stop(struct tring_ctx_set *set);

@@ -6,7 +6,8 @@
  * a CPU-hotplug step when the CPU comes online (and for every online CPU
  * when the set is made) and taken out of use when it goes offline: the
  * counters follow hotplug. A writer reads its own CPU's counter with the
- * PMU's read method, as LTTng does; a counter that is not counting on
+ * PMU's read method, as LTTng does (tring_ctx_perf_read(), inline in
+ * the write path, tring_ctx_write.c); a counter that is not counting on
  * this CPU (its CPU just came online, or perf took it off) reads 0.
  */
 #include <linux/cpuhotplug.h>
@@ -61,30 +62,6 @@ static const struct tring_ctx_counter tring_ctx_counters[] = {
 #define TRING_CTX_PERF_PREFIX	"perf:cpu:"
 
 static enum cpuhp_state tring_ctx_cpuhp;
-
-/**
- * tring_ctx_perf_read - this CPU's value of a counter context
- * @it: the item.
- *
- * Context: any, NMI included; preemption disabled. The PMU's read
- * method updates the count with a local cmpxchg against the PMU's
- * interrupt (x86) or does nothing (software counters, counted in place).
- * Return: the count, or 0 when this CPU's counter is not counting.
- */
-u64 tring_ctx_perf_read(const struct tring_ctx_item *it)
-{
-	struct tring_ctx_pev *p = READ_ONCE(*this_cpu_ptr(it->pcpu));
-	struct perf_event *ev;
-
-	if (!p)
-		return 0;
-	ev = p->ev;
-	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
-	    READ_ONCE(ev->oncpu) != smp_processor_id())
-		return 0;
-	ev->pmu->read(ev);
-	return local64_read(&ev->count);
-}
 
 /**
  * tring_ctx_perf_lookup - fill a counter context from its name

@@ -10,6 +10,7 @@
  * A record is sized once: the stacks are walked first, into this CPU's
  * scratch of the writer's nesting depth, then the record (header,
  * contexts, payload) is reserved and the contexts written at its start.
+ * A set without stacks takes a path of its own, with nothing to walk.
  * Any context, NMI included; preemption is off in the caller from before
  * this call to its commit.
  */
@@ -18,6 +19,7 @@
 #include <linux/mnt_namespace.h>
 #include <linux/module.h>
 #include <linux/nsproxy.h>
+#include <linux/perf_event.h>
 #include <linux/pid_namespace.h>
 #include <linux/sched.h>
 #include <linux/sched/task_stack.h>
@@ -239,7 +241,11 @@ static unsigned int tring_ctx_ustack(unsigned int depth, unsigned long *u)
 #endif
 	u[n++] = instruction_pointer(regs);
 	fp = regs->bp;
-	/* A frame not there is a fault, never a page brought in. */
+	/*
+	 * A frame not there is a fault, never a page brought in. Also what
+	 * user access outside task context requires (access_ok() warns
+	 * there otherwise, with CONFIG_DEBUG_ATOMIC_SLEEP).
+	 */
 	pagefault_disable();
 	while (fp && n < depth) {
 		if (!IS_ALIGNED(fp, sizeof(long)) ||
@@ -401,6 +407,30 @@ static void tring_ctx_hostname(void *p, unsigned int size)
 		memset(p, 0, size);
 }
 
+/*
+ * This CPU's value of a counter context (tring_ctx_perf.c makes the
+ * counters), inline in the contexts' loop.
+ *
+ * Context: any, NMI included; preemption disabled. The PMU's read
+ * method updates the count with a local cmpxchg against the PMU's
+ * interrupt (x86) or does nothing (software counters, counted in place).
+ * Return: the count, or 0 when this CPU's counter is not counting.
+ */
+static __always_inline u64 tring_ctx_perf_read(const struct tring_ctx_item *it)
+{
+	struct tring_ctx_pev *p = READ_ONCE(*this_cpu_ptr(it->pcpu));
+	struct perf_event *ev;
+
+	if (!p)
+		return 0;
+	ev = p->ev;
+	if (READ_ONCE(ev->state) != PERF_EVENT_STATE_ACTIVE ||
+	    READ_ONCE(ev->oncpu) != smp_processor_id())
+		return 0;
+	ev->pmu->read(ev);
+	return local64_read(&ev->count);
+}
+
 /* Store @v at @p, whatever its alignment (records are 4-byte aligned). */
 static __always_inline void tring_ctx_put32(void *p, u32 v)
 {
@@ -426,10 +456,9 @@ static void *tring_ctx_put_stack(void *p, const unsigned long *f,
 	return p;
 }
 
-/* Write item @it at @p. Return: the next item's place. */
+/* Write the fixed-size item @it at @p. Return: the next item's place. */
 static __always_inline void *tring_ctx_put(const struct tring_ctx_item *it,
-					   void *p,
-					   const struct tring_ctx_stacks *st)
+					   void *p)
 {
 	switch (it->kind) {
 	/* The most asked for, without tring_ctx_u32()'s call. */
@@ -446,10 +475,6 @@ static __always_inline void *tring_ctx_put(const struct tring_ctx_item *it,
 	case TRING_CTX_HOSTNAME:
 		tring_ctx_hostname(p, it->size);
 		break;
-	case TRING_CTX_KSTACK:
-		return tring_ctx_put_stack(p, st->k, st->nk);
-	case TRING_CTX_USTACK:
-		return tring_ctx_put_stack(p, st->u, st->nu);
 	case TRING_CTX_PERF:
 		tring_ctx_put64(p, tring_ctx_perf_read(it));
 		break;
@@ -462,15 +487,20 @@ static __always_inline void *tring_ctx_put(const struct tring_ctx_item *it,
 	return p + it->size;
 }
 
-/* The contexts' bytes in a record, a multiple of 4. */
-static unsigned int tring_ctx_len(const struct tring_ctx_set *set,
-				  const struct tring_ctx_stacks *st)
+/*
+ * The contexts' bytes in a record, a multiple of 4. @stacks: whether the
+ * set may hold stacks (a constant where this is inlined: the fixed path
+ * reads no stack flag).
+ */
+static __always_inline unsigned int
+tring_ctx_len(const struct tring_ctx_set *set,
+	      const struct tring_ctx_stacks *st, bool stacks)
 {
 	unsigned int len = set->fixed;
 
-	if (set->kstack)
+	if (stacks && set->kstack)
 		len += sizeof(u32) + st->nk * sizeof(u64);
-	if (set->ustack)
+	if (stacks && set->ustack)
 		len += sizeof(u32) + st->nu * sizeof(u64);
 	return ALIGN(len, 4);
 }
@@ -482,10 +512,11 @@ static unsigned int tring_ctx_len(const struct tring_ctx_set *set,
 static __always_inline int
 tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
 		     unsigned int len, const struct tring_ctx_stacks *st,
-		     struct tring_res *res)
+		     bool stacks, struct tring_res *res)
 {
 	struct tring_buffer *buf = rcu_dereference_sched(set->buf);
-	unsigned int clen = tring_ctx_len(set, st), i;
+	unsigned int clen = tring_ctx_len(set, st, stacks);
+	const struct tring_ctx_item *it, *last;
 	void *p, *end;
 	int ret;
 
@@ -497,13 +528,71 @@ tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
 		return ret;
 	p = res->data;
 	end = p + clen;
-	for (i = 0; i < set->nr; i++)
-		p = tring_ctx_put(&set->items[i], p, st);
+	last = set->items + set->nfixed;
+	for (it = set->items; it < last; it++)
+		p = tring_ctx_put(it, p);
+	/* The stacks come last (tring_ctx.c orders the set). */
+	if (stacks && set->kstack)
+		p = tring_ctx_put_stack(p, st->k, st->nk);
+	if (stacks && set->ustack)
+		p = tring_ctx_put_stack(p, st->u, st->nu);
 	/* Records are reused: the padding to 4 bytes is written too. */
 	if (p != end)
 		memset(p, 0, end - p);
 	res->data = end;
 	return 0;
+}
+
+/*
+ * tring_ctx_reserve() of a set without stacks: nothing walked, no
+ * scratch. The set comes last (tring_ctx_reserve() jumps here).
+ */
+static noinline int tring_ctx_reserve_fixed(unsigned int id, unsigned int len,
+					    struct tring_res *res,
+					    const struct tring_ctx_set *set)
+{
+	static const struct tring_ctx_stacks none;
+
+	return tring_ctx_reserve_in(set, id, len, &none, false, res);
+}
+
+/*
+ * tring_ctx_reserve() of a set with a stack: walked into this CPU's
+ * scratch of the writer's nesting depth, then the record sized, reserved
+ * and written. The set comes last, as for tring_ctx_reserve_fixed().
+ */
+static noinline int tring_ctx_reserve_stacks(unsigned int id, unsigned int len,
+					     struct tring_res *res,
+					     struct pt_regs *regs,
+					     const struct tring_ctx_set *set)
+{
+	struct tring_ctx_scratch *s = this_cpu_ptr(set->scratch);
+	struct tring_ctx_stacks st;
+	unsigned int level;
+	int ret;
+
+	level = READ_ONCE(s->depth);
+	if (unlikely(level >= TRING_CTX_LEVELS)) {
+		tring_gen_lost(1);
+		return -ENODEV;
+	}
+	WRITE_ONCE(s->depth, level + 1);
+	/*
+	 * Compiler barrier, pairing with nothing (every user of @depth runs
+	 * on this CPU, where interrupts land between instructions in
+	 * program order): @depth is raised before the entries of @level
+	 * are written, so a writer that interrupts the walk takes the next.
+	 */
+	barrier();
+	tring_ctx_walk(set, s, level, regs, &st);
+	ret = tring_ctx_reserve_in(set, id, len, &st, true, res);
+	/*
+	 * Compiler barrier, the same: the entries of @level are read into
+	 * the record before @depth gives them to a writer nested later.
+	 */
+	barrier();
+	WRITE_ONCE(s->depth, level);
+	return ret;
 }
 
 /**
@@ -525,36 +614,11 @@ int tring_ctx_reserve(unsigned int id, unsigned int len, struct tring_res *res,
 		      struct pt_regs *regs)
 {
 	const struct tring_ctx_set *set = rcu_dereference_sched(tring_ctx_cur);
-	struct tring_ctx_stacks st = { };
-	struct tring_ctx_scratch *s;
-	unsigned int level;
-	int ret;
 
+	/* The set goes last: each path is a jump, the arguments in place. */
 	if (!set)
 		return -ENODEV;
 	if (!set->scratch)
-		return tring_ctx_reserve_in(set, id, len, &st, res);
-	s = this_cpu_ptr(set->scratch);
-	level = READ_ONCE(s->depth);
-	if (unlikely(level >= TRING_CTX_LEVELS)) {
-		tring_gen_lost(1);
-		return -ENODEV;
-	}
-	WRITE_ONCE(s->depth, level + 1);
-	/*
-	 * Compiler barrier, pairing with nothing (every user of @depth runs
-	 * on this CPU, where interrupts land between instructions in
-	 * program order): @depth is raised before the entries of @level
-	 * are written, so a writer that interrupts the walk takes the next.
-	 */
-	barrier();
-	tring_ctx_walk(set, s, level, regs, &st);
-	ret = tring_ctx_reserve_in(set, id, len, &st, res);
-	/*
-	 * Compiler barrier, the same: the entries of @level are read into
-	 * the record before @depth gives them to a writer nested later.
-	 */
-	barrier();
-	WRITE_ONCE(s->depth, level);
-	return ret;
+		return tring_ctx_reserve_fixed(id, len, res, set);
+	return tring_ctx_reserve_stacks(id, len, res, regs, set);
 }

@@ -51,7 +51,8 @@ if [ -f "$cs.expect" ]; then
 	# (unmapped, kernel, unaligned): [ip, mark]; one frame that is its
 	# own caller: [ip, 0x1234, mark].
 	got=$(awk -v w="$(cat "$cs.expect")" '
-	/ sys_openat: / && index($0, "pid = " w " }") && index($0, "filename = \"/dev/null\"") {
+	/ sys_openat: / && (index($0, "pid = " w ",") || index($0, "pid = " w " }")) &&
+	    index($0, "filename = \"/dev/null\"") {
 		s = $0; sub(/.*callstack_user = \[ /, "", s); sub(/ \].*/, "", s)
 		n = split(s, a, ", ")
 		if (a[n] !~ /= 0xFFFFFFFFFFFFFFFF$/) next

@@ -390,21 +390,26 @@ TEST(poll_ready_while_holding)
 	pthread_join(th, NULL);
 	ASSERT_EQ(0, t.err);
 	ASSERT_EQ(120, t.written);
-	/* Packet 3 takes 56 more; then the writer can only drop. */
+	/*
+	 * Packet 3 takes 56 more; then the writer can only drop. 55 when
+	 * this batch's first record came over 2^23 ns after the last one
+	 * and took the 16-byte extended header (a slow guest between two
+	 * batches): every event is still either written or counted lost.
+	 */
 	ASSERT_EQ(0, tu_trigger(0, 100, 64, 180, &written, &failed));
-	EXPECT_EQ(56, written);
-	EXPECT_EQ(44, failed);
+	EXPECT_TRUE(written == 56 || written == 55);
+	EXPECT_EQ(100 - written, failed);
 	ASSERT_EQ(0, tu_status(&s, &st));
 	EXPECT_EQ(3, st.subbufs_delivered);
-	EXPECT_EQ(44, st.events_discarded);
+	EXPECT_EQ(failed, st.events_discarded);
 	EXPECT_EQ(1, poll(&pfd, 1, 0));
 	/* Given back, every event written arrives, the losses in band. */
 	ASSERT_EQ(0, tu_put(&s, sb.seq, 1));
 	ASSERT_LT(0, drain_all(&s, &seen));
 	EXPECT_EQ(0, seen.bad);
 	EXPECT_EQ(59, seen.first_seq);
-	EXPECT_EQ(3 * 59, seen.events);
-	EXPECT_EQ(44, seen.last_discarded);
+	EXPECT_EQ(2 * 59 + 3 + written, seen.events);
+	EXPECT_EQ(failed, seen.last_discarded);
 	tu_stream_close(&s);
 	ASSERT_EQ(0, tu_reset_buffer(4, 8, 0));
 }
