@@ -203,6 +203,7 @@ static void tring_ctx_order(struct tring_ctx_set *set)
 		}
 	}
 	set->nfixed = n;
+	set->fixed_end = set->items + n;
 	if (has_k)
 		set->items[n++] = k;
 	if (has_u)

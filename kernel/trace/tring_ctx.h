@@ -111,6 +111,8 @@ struct tring_ctx_scratch;
  * @nr: items.
  * @nfixed: the fixed-size items, first; the stacks follow them, the
  *	kernel's before the user's.
+ * @fixed_end: @items + @nfixed, where the writers' loop over the
+ *	fixed-size items stops (kept: four instructions an event less).
  * @items: the contexts.
  *
  * A set does not change once made: writing the context file makes a new
@@ -129,6 +131,7 @@ struct tring_ctx_set {
 	struct hlist_node cpuhp_node;
 	unsigned int nr;
 	unsigned int nfixed;
+	const struct tring_ctx_item *fixed_end;
 	struct tring_ctx_item items[];
 };
 

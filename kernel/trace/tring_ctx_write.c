@@ -528,7 +528,7 @@ tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
 		return ret;
 	p = res->data;
 	end = p + clen;
-	last = set->items + set->nfixed;
+	last = set->fixed_end;
 	for (it = set->items; it < last; it++)
 		p = tring_ctx_put(it, p);
 	/* The stacks come last (tring_ctx.c orders the set). */

@@ -56,7 +56,7 @@ tap_ok $? "list: an empty list is taken"
 
 # --- list ---------------------------------------------------------------------
 A=$(cat $T/available_contexts)
-# The namespaces are there when the kernel has them (not all debug kernels).
+# net_ns is there when the kernel has networking (not the debug kernels).
 have() { echo "$A" | grep -qx "$1"; }
 # The names of the list $1 this kernel has, comma-joined.
 only_have() {
@@ -67,7 +67,7 @@ only_have() {
 	echo "$out"
 }
 for n in pid tid vpid vtid ppid procname prio nice hostname uts_ns user_ns \
-	 callstack-kernel callstack-user perf:cpu:cpu-clock perf:cpu:page-fault; do
+	 pid_ns ipc_ns mnt_ns cgroup_ns time_ns callstack-kernel callstack-user perf:cpu:cpu-clock perf:cpu:page-fault; do
 	echo "$A" | grep -qx "$n"
 	tap_ok $? "list: available_contexts names $n"
 done

@@ -97,7 +97,7 @@ static int ns(void)
 	int status;
 	pid_t c;
 
-	/* A kernel without one of them (the debug kernels): what it has. */
+	/* A kernel without networking (the debug kernels): the PID one. */
 	if (!unshare(CLONE_NEWPID | CLONE_NEWNET))
 		new_ns = 3;
 	else if (!unshare(CLONE_NEWPID))
