@@ -67,7 +67,8 @@ only_have() {
 	echo "$out"
 }
 for n in pid tid vpid vtid ppid procname prio nice hostname uts_ns user_ns \
-	 pid_ns ipc_ns mnt_ns cgroup_ns time_ns callstack-kernel callstack-user perf:cpu:cpu-clock perf:cpu:page-fault; do
+	 pid_ns ipc_ns mnt_ns cgroup_ns time_ns callstack-kernel callstack-user \
+	 perf:cpu:cpu-clock perf:cpu:page-fault; do
 	echo "$A" | grep -qx "$n"
 	tap_ok $? "list: available_contexts names $n"
 done
