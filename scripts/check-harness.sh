@@ -47,4 +47,3 @@ part_harness() {
 	[ -n "$KDEBUG" ] || wait_kernel debug-6.1
 	tap_run harness splat-test "$VM/splat_test.sh" "$KDEBUG/System.map"
 }
-

@@ -552,8 +552,8 @@ part_insn() {
 # Debian 6.1 (one emulation thread, then one per vCPU for debian-6.1-mt),
 # the userland, 6.12's persistent region and the race, then the KCSAN
 # kernel's plan and the harness. B: the single-threaded checks, Debian
-# 6.12 (the same two runs), 6.1's persistent region, then the KASAN kernel's plans, the
-# persistent region under KASAN, the KCSAN kernel on 4 vCPUs and the
+# 6.12 (the same two runs), 6.1's persistent region, then the KASAN
+# kernel's plans, the persistent region under KASAN, the KCSAN kernel on 4 vCPUs and the
 # instruction counter. The debug kernels build in the background, KASAN
 # first (lane B reaches it first); on a fresh machine each lane waits
 # for its kernel, and the parts after the waits are split so that the

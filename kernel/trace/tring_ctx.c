@@ -202,7 +202,6 @@ static void tring_ctx_order(struct tring_ctx_set *set)
 			n++;
 		}
 	}
-	set->nfixed = n;
 	set->fixed_end = set->items + n;
 	if (has_k)
 		set->items[n++] = k;

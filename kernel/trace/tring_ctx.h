@@ -109,10 +109,9 @@ struct tring_ctx_scratch;
  *	@kstack or @ustack.
  * @cpuhp_node: on the hotplug state that makes the counters, when @perf.
  * @nr: items.
- * @nfixed: the fixed-size items, first; the stacks follow them, the
- *	kernel's before the user's.
- * @fixed_end: @items + @nfixed, where the writers' loop over the
- *	fixed-size items stops (kept: four instructions an event less).
+ * @fixed_end: the end of the fixed-size items, which come first; the
+ *	stacks follow them, the kernel's before the user's. The writers'
+ *	loop stops there (kept: four instructions an event less).
  * @items: the contexts.
  *
  * A set does not change once made: writing the context file makes a new
@@ -130,7 +129,6 @@ struct tring_ctx_set {
 	struct tring_ctx_scratch __percpu *scratch;
 	struct hlist_node cpuhp_node;
 	unsigned int nr;
-	unsigned int nfixed;
 	const struct tring_ctx_item *fixed_end;
 	struct tring_ctx_item items[];
 };

@@ -545,15 +545,14 @@ tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
 
 /*
  * tring_ctx_reserve() of a set without stacks: nothing walked, no
- * scratch. The set comes last (tring_ctx_reserve() jumps here).
+ * scratch, no stacks to pass. The set comes last (tring_ctx_reserve()
+ * jumps here).
  */
 static noinline int tring_ctx_reserve_fixed(unsigned int id, unsigned int len,
 					    struct tring_res *res,
 					    const struct tring_ctx_set *set)
 {
-	static const struct tring_ctx_stacks none;
-
-	return tring_ctx_reserve_in(set, id, len, &none, false, res);
+	return tring_ctx_reserve_in(set, id, len, NULL, false, res);
 }
 
 /*
