@@ -654,6 +654,9 @@ static long bench_fill_run(void *arg)
 			while (ktime_get_ns() - t0 <
 			       div64_u64((u64)i * NSEC_PER_SEC, bench_fill_state.rate))
 				cpu_relax();
+		/* Both targets: the kworker must not hold its CPU. */
+		if (i && !(i % 1024))
+			cond_resched();
 		ev.tp.seq = i;
 		memset(ev.data, (u8)i, sizeof(ev.data));
 		if (bench_fill_state.ftrace) {
@@ -670,8 +673,6 @@ static long bench_fill_run(void *arg)
 			bench_fill_state.failed++;
 		else
 			bench_fill_state.written++;
-		if (!(i % 1024))
-			cond_resched();
 	}
 	bench_fill_state.ns = ktime_get_ns() - t0;
 	return 0;

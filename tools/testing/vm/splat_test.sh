@@ -156,6 +156,41 @@ passes "the same report, its reading side named mark_lock by the unwinder, passe
 readerpage "rb_get_reader_page / tring_reserve_slow_v3"
 fails "a KCSAN report of rb_get_reader_page with a tring function fails"
 
+# readerwait COMM [FUNCTION]: ftrace's reader-wait WARNING (in FUNCTION,
+# rb_get_reader_page by default) in a task named COMM, as the console
+# prints it
+readerwait() {
+	local at="kernel/trace/ring_buffer.c:4687 ${2:-rb_get_reader_page}+0x22d/0x240"
+
+	printf '%s\n' '[  190.381380] ------------[ cut here ]------------' \
+		"[  190.381419] WARNING: CPU: 1 PID: 6382 at $at" \
+		'[  190.381900] Modules linked in: tring_bench(O) tring(O)' \
+		"[  190.382001] CPU: 1 PID: 6382 Comm: $1 Tainted: G           O       6.1.0-56-amd64 #1  Debian 6.1.158-1" \
+		'[  190.389299] Call Trace:' '[  190.389300]  <TASK>' \
+		'[  190.389310]  ring_buffer_read_page+0x5a/0x3a0' \
+		'[  190.389320]  </TASK>' \
+		'[  190.389400] ---[ end trace 0000000000000000 ]---' >"$log"
+}
+readerwait ftrace_read
+passes "ftrace's reader-wait WARNING in the benchmark's ftrace_read passes"
+readerwait tring_bench_rea
+passes "the same in the benchmark's in-kernel reader passes"
+readerwait trace-cmd
+passes "the same in trace-cmd passes"
+readerwait trace-cmd
+sed -i 's/ CPU: 1 PID: 6382 Comm/ CPU: 1 UID: 0 PID: 6382 Comm/' "$log"
+passes "the same in trace-cmd passes as 6.12 prints it (UID: 0)"
+readerwait tring-record
+fails "the same in any other task fails"
+readerwait ftrace_read tring_cpu_get
+fails "a WARNING elsewhere in ftrace_read fails"
+readerwait ftrace_read
+sed -i '/end trace/d' "$log"
+fails "an unterminated reader-wait WARNING counts"
+readerwait ftrace_read
+echo '[  191.000000] WARNING: CPU: 0 PID: 1 at kernel/x.c:1 f+0x1/0x2' >>"$log"
+fails "a WARNING after it still fails"
+
 # definefields CODE: the trace events core's WARNING in
 # event_define_fields(), then its "error code is CODE"
 definefields() {
