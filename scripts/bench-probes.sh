@@ -210,7 +210,9 @@ for series in $kernels; do
 		fails=$(grep -c "^probe [1-9][0-9]* $t FAILED" "$f" || true)
 		printf '%-17s %9s %2s %-16s %7s %9s %7s %10s %s\n' "$t" "${ne:--}" "$nu" "$rf" "${rr:--}" "${ie:--}" "${ri:--}" "${ev:--}" "${lo:--}"
 		[ "$fails" = 0 ] || echo "  ^ $t failed in $fails rounds (left out)"
-		[ -z "$json" ] || json_rows+=("{\"tracer\":\"$t\",\"ns_per_hit\":${ne:-null},\"instructions_per_hit\":${ie:-null},\"instructions_over_ref\":$(echo "${ri:--}" | sed 's/^-$/null/'),\"rounds_used\":$nu,\"ref\":\"$rf\",\"over_ref\":$(echo "${rr:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost\":\"$lo\",\"failed_rounds\":$fails}")
+		[ -z "$json" ] || json_rows+=("$(jrow tracer="$t" ns_per_hit:n="$ne" \
+			instructions_per_hit:n="$ie" instructions_over_ref:n="$ri" rounds_used:n="$nu" \
+			ref="$rf" over_ref:n="$rr" events:n="$ev" lost="$lo" failed_rounds:n="$fails")")
 	done
 	echo
 	echo "Targets: tring's cost per hit beyond the floor (the trap: the same probe enabled, tracking"
@@ -228,7 +230,8 @@ for series in $kernels; do
 		it=$(insn_of paired "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
 		met=$(met_of "$rt")
 		printf '%-17s %-17s %-15s %8s %8s %s\n' "$rf" "$t" "${fl:-none}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
-		[ -z "$json" ] || json_rows+=("{\"target\":\"$rf vs $t\",\"floor\":\"${fl:-none}\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false),\"instructions_ratio\":${it:-null}}")
+		[ -z "$json" ] || json_rows+=("$(jrow target="$rf vs $t" floor="${fl:-none}" ratio:n="$rt" \
+			met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
 	done
 	echo
 	echo "Contexts: what each adds to tring's kprobe event (tring-ctx-X - tring-kprobe) over what the"
@@ -249,7 +252,8 @@ for series in $kernels; do
 		it=$(insn_of ctx_paired "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
 		met=$(met_of "$rt")
 		printf '%-17s %9s %-17s %9s %8s %8s %s\n' "$tr_" "${ta:--}" "$peer" "${pa:--}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
-		[ -z "$json" ] || json_rows+=("{\"target\":\"$tr_ added vs $peer added\",\"ratio\":${rt:-null},\"met\":$([ "$met" = met ] && echo true || echo false),\"instructions_ratio\":${it:-null}}")
+		[ -z "$json" ] || json_rows+=("$(jrow target="$tr_ added vs $peer added" ratio:n="$rt" \
+			met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
 	done
 	case " $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | sort -u | tr '\n' ' ') " in
 	*" lttng-function "*)
@@ -257,10 +261,9 @@ for series in $kernels; do
 		echo "call; tring-function records the entry alone through an ftrace_ops.)" ;;
 	esac
 	if [ -n "$json" ]; then
-		(
-			IFS=,
-			printf '{"kernel":"%s","cpus":%s,"emulated":true,"calls":%s,"bufkb":%s,"rounds":%s,"nice":0,"probes":[%s]}\n' \
-				"$(inf kernel)" "$(inf cpus)" "$(inf calls)" "$(inf bufkb)" "$rounds" "${json_rows[*]}"
-		) >>"$json"
+		printf '%s\n' "${json_rows[@]}" >"$dir/rows.jsonl"
+		jrow kernel="$(inf kernel)" cpus:n="$(inf cpus)" emulated:b=true \
+			calls:n="$(inf calls)" bufkb:n="$(inf bufkb)" rounds:n="$rounds" \
+			nice:n=0 probes:rows="$dir/rows.jsonl" >>"$json"
 	fi
 done

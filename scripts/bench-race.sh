@@ -164,7 +164,8 @@ ring_table() {
 			"$(echo "$tv" | median) [$(echo "$tv" | ci95 | tr ' ' ,)]" \
 			"$(echo "$lv" | median) [$(echo "$lv" | ci95 | tr ' ' ,)]" \
 			"$(echo "$rv" | median | awk '{ printf "%.2f", $1 }') [$(echo "$rv" | ci95 2 | tr ' ' ,)]"
-		[ -z "$json" ] || json_rows+=("{\"ring_alone\":$p,\"tring_ns\":$(echo "$tv" | median),\"lttng_rb_ns\":$(echo "$lv" | median),\"ratio\":$(echo "$rv" | median)}")
+		[ -z "$json" ] || json_rows+=("$(jrow ring_alone:n="$p" tring_ns:n="$(echo "$tv" | median)" \
+			lttng_rb_ns:n="$(echo "$lv" | median)" ratio:n="$(echo "$rv" | median)")")
 	done
 }
 
@@ -196,7 +197,8 @@ host_relay_row() {
 	done
 	echo "tring-host over tring, events/s paired by round (target at least 0.80)${line}; no loss to:" \
 		"$(awk -v a="$2" -v b="$3" 'BEGIN { if (a > 0) printf "%.2f", b / a; else print "-" }')"
-	[ -z "$json" ] || json_rows+=("{\"host_relay\":\"tring-host/tring\",\"rates\":\"${line#; }\",\"no_loss_to_ratio\":$(awk -v a="$2" -v b="$3" 'BEGIN { if (a > 0) printf "%.3f", b / a; else print "null" }')}")
+	[ -z "$json" ] || json_rows+=("$(jrow host_relay=tring-host/tring rates="${line#; }" \
+		no_loss_to_ratio:n="$(awk -v a="$2" -v b="$3" 'BEGIN { if (a > 0) printf "%.3f", b / a }')")")
 }
 
 for series in $kernels; do
@@ -320,7 +322,11 @@ for series in $kernels; do
 			[ "$t" = none ] || [ -n "$ev" ] || echo "  ^ $t: no round's trace of $w could be read back; written:" \
 				"$(col "$f" "$w" "$t" bytes | awk '{ printf "%s%.0f", (NR > 1 ? "," : ""), $1 / 1048576 }') MiB per round;" \
 				"left out"
-			[ -z "$json" ] || json_rows+=("{\"workload\":\"$w\",\"tracer\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null},\"ns_per_event_ci95\":[$(echo "$ci" | awk '{ for (i = 1; i <= 2; i++) if ($i == "-") $i = "null"; print $1 "," $2 }')],\"rounds_used\":${nu:-null},\"over_tring\":$(echo "${rel:--}" | sed 's/^-$/null/'),\"events\":${ev:-null},\"lost_reported\":[${lr}],\"lost_in_trace\":[${lt}],\"bytes_per_event\":$(echo "${bpe:--}" | sed 's/^-$/null/'),\"recorder_cpu_ms\":${rc:-null}}")
+			[ -z "$json" ] || json_rows+=("$(jrow workload="$w" tracer="$t" ms:n="${ms:-}" \
+				slowdown_pct:n="${sl:-}" ns_per_event:n="${ne:-}" ns_per_event_ci95:nl="$ci" \
+				rounds_used:n="${nu:-}" over_tring:n="${rel:-}" events:n="${ev:-}" \
+				lost_reported:nl="$lr" lost_in_trace:nl="$lt" bytes_per_event:n="${bpe:-}" \
+				recorder_cpu_ms:n="${rc:-}")")
 		done
 	done
 	echo "B/ev: bytes written per event, the slope of each tracer's output size over its event count,"
@@ -346,7 +352,8 @@ for series in $kernels; do
 			grep -qE "^lat [0-9]+ syscall-lat $t ns " "$f" || continue
 			lp() { awk -v t="$t" -v k="$1" '$1 == "lat" && $4 == t { for (i = 5; i < NF; i++) if ($i == k) print $(i + 1) }' "$f" | median; }
 			printf '%-10s %8s %8s %8s\n' $t "$(lp p50)" "$(lp p99)" "$(lp p999)"
-			[ -z "$json" ] || json_rows+=("{\"latency\":\"$t\",\"p50_ns\":$(lp p50),\"p99_ns\":$(lp p99),\"p999_ns\":$(lp p999)}")
+			[ -z "$json" ] || json_rows+=("$(jrow latency="$t" p50_ns:n="$(lp p50)" \
+				p99_ns:n="$(lp p99)" p999_ns:n="$(lp p999)")")
 		done
 	fi
 
@@ -366,7 +373,8 @@ for series in $kernels; do
 			m=$(awk -v t="$t" '$1 == "race" && $2 != "0" && $4 == t { for (i = 5; i < NF; i++) if ($i == "rec_rss_kb") print $(i + 1) }' "$f" | median)
 			[ -n "$m$km" ] || continue
 			printf '  %-10s %10s %10s\n' $t "${km:--}" "$([ "$t" = none ] && echo - || echo "${m:--}")"
-			[ -z "$json" ] || json_rows+=("{\"memory\":\"$t\",\"kernel_kib\":${km:-null},\"recorder_rss_kib\":$([ "$t" = none ] && echo null || echo "${m:-null}")}")
+			[ -z "$json" ] || json_rows+=("$(jrow memory="$t" kernel_kib:n="${km:-}" \
+				recorder_rss_kib:n="$([ "$t" = none ] || echo "${m:-}")")")
 		done
 	fi
 	chart "$f" "$out/race-$series.svg" "Tracer race, Linux $(inf kernel), $(inf cpus) vCPUs (QEMU TCG)" 2>/dev/null &&
@@ -414,7 +422,8 @@ for series in $kernels; do
 			rel=$(awk -v a="${ne:-0}" -v b="${gg:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
 			printf '%-14s %9s %7s %9s %9s %9s %8s\n' $t "$ms" "${sl:--}" "$(kcol gen syscall-1cpu $t events | median)" \
 				"$(kcol gen syscall-1cpu $t lost | tr '\n' ',' | sed 's/,$//')" "${ne:--}" "$rel"
-			[ -z "$json" ] || json_rows+=("{\"generic\":\"$t\",\"ms\":${ms:-null},\"slowdown_pct\":${sl:-null},\"ns_per_event\":${ne:-null}}")
+			[ -z "$json" ] || json_rows+=("$(jrow generic="$t" ms:n="${ms:-}" \
+				slowdown_pct:n="${sl:-}" ns_per_event:n="${ne:-}")")
 		done
 		grep '^gen - ' "$f" | sed 's/^gen - - \([^ ]*\) unsupported /\1: not run: /' || true
 	fi
@@ -449,7 +458,8 @@ for series in $kernels; do
 			rec=$([ $t = none ] || sel_ns "$base")
 			rel=$(awk -v a="${ne:-0}" -v b="${rec:-0}" 'BEGIN { if (a > 0 && b > 0) printf "%.2f", a / b; else print "-" }')
 			printf '%-18s %9s %9s %9s %7s\n' $t "$ms" "$(kcol sel syscall-1cpu $t events | median)" "${ne:--}" "$rel"
-			[ -z "$json" ] || json_rows+=("{\"choose\":\"$t\",\"ms\":${ms:-null},\"ns_per_event\":${ne:-null},\"over_recorded\":$(echo "$rel" | sed 's/^-$/null/')}")
+			[ -z "$json" ] || json_rows+=("$(jrow choose="$t" ms:n="${ms:-}" \
+				ns_per_event:n="${ne:-}" over_recorded:n="$rel")")
 		done
 	fi
 
@@ -472,7 +482,8 @@ for series in $kernels; do
 			else if (a <= 0) printf "0 (no slowdown measured with -p: %s%%)", a
 			else printf "%.2fx", a / b }')
 		echo "slowdown with -p over slowdown with all: ${hr}"
-		[ -z "$json" ] || json_rows+=("{\"busy_machine\":\"hackbench\",\"slowdown_all_pct\":${ha:-null},\"slowdown_track_pct\":${hs:-null}}")
+		[ -z "$json" ] || json_rows+=("$(jrow busy_machine=hackbench \
+			slowdown_all_pct:n="${ha:-}" slowdown_track_pct:n="${hs:-}")")
 	fi
 
 	if grep -q '^rate [0-9]' "$f"; then
@@ -519,7 +530,7 @@ for series in $kernels; do
 			done | sort -g | tail -n 1)
 			printf ' %22s' "${best:-none} ev/s"
 			nl[$t]=${best:-0}
-			[ -z "$json" ] || json_rows+=("{\"no_loss_to\":\"$t\",\"events_per_s\":${best:-null}}")
+			[ -z "$json" ] || json_rows+=("$(jrow no_loss_to="$t" events_per_s:n="${best:-}")")
 		done
 		echo
 		[ -z "${nl[tring-host]:-}" ] || host_relay_row "$f" "${nl[tring]:-0}" "${nl[tring-host]}"
@@ -532,7 +543,7 @@ for series in $kernels; do
 		echo "it did not sample is not reported lost. Per run, every round:"
 		while read -r kind run counts; do
 			printf '  %-5s %-18s %s\n' "$kind" "$run" "$counts"
-			[ -z "$json" ] || json_rows+=("{\"perf_throttle\":\"$kind $run\",\"records\":[$counts]}")
+			[ -z "$json" ] || json_rows+=("$(jrow perf_throttle="$kind $run" records:nl="$counts")")
 		done < <(awk '$1 == "throttle" { k = $2 " " $4; if (!(k in v)) { o[++n] = k; v[k] = $5 } else v[k] = v[k] "," $5 }
 			END { for (i = 1; i <= n; i++) print o[i], v[o[i]] }' "$f")
 	fi
@@ -548,7 +559,8 @@ for series in $kernels; do
 			pl=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $5; exit }' "$f")
 			n=$(awk -v wr="$wr" '$1 == "alone" && $3 == wr { print $7; exit }' "$f")
 			printf '%-26s %8s %10s %10.1f\n' "$wr" "$pl" "$n" "$ns"
-			[ -z "$json" ] || json_rows+=("{\"alone\":\"$wr\",\"payload\":$pl,\"events\":$n,\"ns_per_event\":$ns}")
+			[ -z "$json" ] || json_rows+=("$(jrow alone="$wr" payload:n="$pl" \
+				events:n="$n" ns_per_event:n="$ns")")
 		done
 		grep '^alone - ' "$f" | sed 's/^alone - \([^ ]*\) unsupported /\1: not run: /' || true
 		echo "(The fill row's events were written into the default buffer; lost: $(awk '$1 == "alone" && $3 == "tring_fill_recorded" {

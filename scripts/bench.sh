@@ -122,7 +122,11 @@ EOP
 			"$(rr "$f" ftrace_write tring_inline "$p" "$c" "$r" "$n")" \
 			"$(rr "$f" relay tring_inline "$p" "$c" "$r" "$n")" \
 			"$(rr "$f" tring_inline floor "$p" "$c" "$r" "$n")"
-		json_items+=("{\"kernel\":\"$release\",\"side\":\"write\",\"payload\":$p,\"cpus\":\"$c\",\"reader\":$r,\"nested\":$n,\"ns_per_event\":{\"tring_inline\":${ti:-null},\"tring_reserve\":${tr:-null},\"ftrace_reserve\":${fr:-null},\"ftrace_write\":${fw:-null},\"relay\":${rl:-null},\"floor\":${fl:-null}}}")
+		json_items+=("$(jrow kernel="$release" side=write payload:n="$p" cpus="$c" \
+			reader:n="$r" nested:n="$n" ns_per_event.tring_inline:n="$ti" \
+			ns_per_event.tring_reserve:n="$tr" ns_per_event.ftrace_reserve:n="$fr" \
+			ns_per_event.ftrace_write:n="$fw" ns_per_event.relay:n="$rl" \
+			ns_per_event.floor:n="$fl")")
 	done < <(awk '$1 == "write" { print $3, $4, $5, $6 }' "$f" | awk '!seen[$0]++')
 
 	s1=$(w "$f" tring_inline 8 1 0 0)
@@ -141,7 +145,8 @@ EOP
 		cpu=$(awk -v rd="$rd" '$1 == "read" && $2 == rd && $4 > 0 { print ($8 + $10) / 1e6 / ($4 / 1048576) }' "$f" | median)
 		sc=$(awk -v rd="$rd" '$1 == "read" && $2 == rd && $4 > 0 { print $12 / ($4 / 1048576) }' "$f" | median)
 		printf '%-16s %10.1f %14.2f %14.1f %10s\n' "$rd" "${mbs:-0}" "${cpu:-0}" "${sc:-0}" "$(ratio "$mbs" "$dd_mbs")"
-		json_items+=("{\"kernel\":\"$release\",\"side\":\"read\",\"reader\":\"$rd\",\"mb_per_s\":${mbs:-null},\"cpu_ms_per_mb\":${cpu:-null},\"syscalls_per_mb\":${sc:-null}}")
+		json_items+=("$(jrow kernel="$release" side=read reader="$rd" mb_per_s:n="$mbs" \
+			cpu_ms_per_mb:n="$cpu" syscalls_per_mb:n="$sc")")
 	done
 	grep -E '^read ftrace_[a-z]+ unsupported' "$f" | sed 's/^read /  (not in this kernel: /; s/ unsupported/)/' | sort -u || true
 	lost=$(sed -n 's/^read tring-record .* lost \([0-9]*\).*/\1/p' "$f" | sort -u | tr '\n' ' ')
@@ -172,7 +177,8 @@ EOP
 			elif [ "$clean" = 1 ]; then
 				best=$(awk -v g="${got:-0}" -v b="$best" 'BEGIN { print (g > b) ? g : b }')
 			fi
-			json_items+=("{\"kernel\":\"$release\",\"side\":\"sustained\",\"reader\":\"$rd\",\"rate\":$rt,\"m_events_per_s\":${got:-null},\"events_lost\":[${lost}]}")
+			json_items+=("$(jrow kernel="$release" side=sustained reader="$rd" rate:n="$rt" \
+				m_events_per_s:n="$got" events_lost:nl="$lost")")
 		done
 		printf '%16.2fM/s\n' "$best"
 	done
@@ -192,7 +198,10 @@ EOP
 		[ -n "${gk:-}" ] && echo "Every generic event at once: $gv events on $gc CPUs enabled in $ge ms, disabled in $gd ms;" &&
 			echo "  slab + per-CPU memory up $gk KiB: $(awk -v m="$gk" -v e="$gv" -v c="$gc" 'BEGIN { if (e * c) printf "%d", m * 1024 / (e * c) }') bytes per event per CPU"
 		gg=$(gm generic) gh=$(gm handwritten) gf=$(gm ftrace) gn=$(gm none)
-		json_items+=("{\"kernel\":\"$release\",\"side\":\"generic\",\"ns_per_event\":{\"generic\":${gg:-null},\"handwritten\":${gh:-null},\"ftrace\":${gf:-null}},\"untraced_call_ns\":${gn:-null},\"enable_all_ms\":${ge:-null},\"disable_all_ms\":${gd:-null},\"events\":${gv:-null},\"cpus\":${gc:-null},\"mem_kib\":${gk:-null}}")
+		json_items+=("$(jrow kernel="$release" side=generic ns_per_event.generic:n="$gg" \
+			ns_per_event.handwritten:n="$gh" ns_per_event.ftrace:n="$gf" \
+			untraced_call_ns:n="$gn" enable_all_ms:n="${ge:-}" disable_all_ms:n="${gd:-}" \
+			events:n="${gv:-}" cpus:n="${gc:-}" mem_kib:n="${gk:-}")")
 	fi
 
 	if grep -q '^select ' "$f"; then
@@ -222,11 +231,11 @@ EOP
 		echo "tring's left-out event against ftrace's: tracking $(ratio "$(sm tring_tracking)" "$(sm ftrace_pid)")x" \
 			"(generic $(ratio "$(sm tring_gen_tracking)" "$(sm ftrace_pid)")x), filter $(ratio "$(sm tring_filter)" "$(sm ftrace_filter)")x" \
 			"(generic $(ratio "$(sm tring_gen_filter)" "$(sm ftrace_filter)")x)"
-		sel=
+		sel=()
 		for impl in tring_recorded tring_tracking tring_filter tring_gen_recorded tring_gen_tracking tring_gen_filter ftrace_recorded ftrace_pid ftrace_filter; do
-			sel="$sel${sel:+,}\"$impl\":$(sm "$impl" | sed 's/^$/null/')"
+			sel+=("ns_per_event.$impl:n=$(sm "$impl")")
 		done
-		json_items+=("{\"kernel\":\"$release\",\"side\":\"select\",\"ns_per_event\":{$sel}}")
+		json_items+=("$(jrow kernel="$release" side=select "${sel[@]}")")
 	fi
 done
 
@@ -264,7 +273,8 @@ if [ "${INSN:-1}" != 0 ]; then
 				}
 			}' "$OUT/fastpath-$stamp.txt"
 		while read -r impl len _ _ ipe _; do
-			json_items+=("{\"side\":\"fastpath_instructions\",\"kernel\":\"6.1\",\"writer\":\"$impl\",\"payload\":$len,\"instructions_per_event\":$ipe}")
+			json_items+=("$(jrow side=fastpath_instructions kernel=6.1 writer="$impl" \
+				payload:n="$len" instructions_per_event:n="$ipe")")
 		done <"$OUT/fastpath-$stamp.txt"
 	else
 		echo "(the count failed: $OUT/fastpath-$stamp.txt)"

@@ -277,6 +277,7 @@ static_checks() {
 			perl "$CHECKPATCH" --no-tree --strict --quiet -f "$top/$f"
 	done
 	one static kernel-doc sh -c "cd '$top' && $KDOC -none -Werror $KFILES"
+	one static jrow "$top/scripts/jrow-test.sh"
 	# Into build/sparse/, not the guests' module trees (the other lane
 	# builds those).
 	sparse_clean() {

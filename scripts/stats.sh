@@ -18,3 +18,9 @@ median() {
 # values on stdin (bootstrap, scripts/race-stats.py) with 7 values or
 # more, their range (min, max) with 3 to 6; "- -" with fewer.
 ci95() { /usr/bin/python3 "$top/scripts/race-stats.py" ci95 "$@"; }
+
+# jrow FIELD...: one JSON object, written by Python's json from typed
+# NAME=VALUE fields (scripts/jrow.py); the rows of the benchmarks' JSON.
+# When a field is refused (its reason on stderr), a line that is not
+# JSON instead, so that the step reading the rows stops there, loudly.
+jrow() { /usr/bin/python3 "$top/scripts/jrow.py" "$@" || echo "jrow.py refused: $*"; }

@@ -22,22 +22,22 @@ if [ -d "$cv" ]; then
 		t = $0; sub(/.*text = "ctx /, "", t); sub(/".*/, "", t)
 		n = split(t, kv, " ")
 		for (i = 1; i <= n; i++) { split(kv[i], p, "="); w[p[1]] = p[2] }
-		# pid_ns and net_ns where the kernel has them (a thread
-		# without /proc/self/ns says 0); new= says which namespaces
-		# the workload made (1 PID, 2 network): a PID one on
-		# every kernel.
+		# new= says which namespaces the workload made (1 PID, 2
+		# network): both, on every kernel; pidns= and netns= their
+		# inodes, as /proc/thread-self/ns shows them (0 if it
+		# could not).
 		ok = f("pid") == w["pid"] && f("tid") == w["tid"] &&
 		     f("vpid") == w["vpid"] && f("vtid") == w["vtid"] &&
-		     (f("pid_ns") == "" || w["pidns"] == 0 || f("pid_ns") == w["pidns"]) &&
-		     (f("net_ns") == "" || w["netns"] == 0 || f("net_ns") == w["netns"]) &&
+		     w["pidns"] != 0 && f("pid_ns") == w["pidns"] &&
+		     w["netns"] != 0 && f("net_ns") == w["netns"] &&
 		     f("preemptible") == 1 && f("interruptible") == 1 &&
 		     f("procname") == "\"" w["comm"] "\"" &&
-		     w["new"] % 2 == 1 && f("vpid") != f("pid") &&
+		     w["new"] == 3 && f("vpid") != f("pid") &&
 		     f("ppid") != "" && f("hostname") != ""
 		if (ok) good++; else { bad++; print "# " $0 > "/dev/stderr" }
 	}
 	END { printf "good=%d bad=%d", good, bad }' "$cv.bt")
-	check "ctx-values: every marker's pid, tid, vpid, vtid, procname, pid_ns, net_ns (where the kernel has it) as its thread said, in a new PID namespace ($got, want good=3 bad=0)" \
+	check "ctx-values: every marker's pid, tid, vpid, vtid, procname, pid_ns, net_ns as its thread said, in a new PID and network namespace ($got, want good=3 bad=0)" \
 		test "$got" = "good=3 bad=0"
 fi
 cs=$traces/ctx-stacks

@@ -56,7 +56,6 @@ tap_ok $? "list: an empty list is taken"
 
 # --- list ---------------------------------------------------------------------
 A=$(cat $T/available_contexts)
-# net_ns is there when the kernel has networking (not the debug kernels).
 have() { echo "$A" | grep -qx "$1"; }
 # The names of the list $1 this kernel has, comma-joined.
 only_have() {
@@ -67,7 +66,7 @@ only_have() {
 	echo "$out"
 }
 for n in pid tid vpid vtid ppid procname prio nice hostname uts_ns user_ns \
-	 pid_ns ipc_ns mnt_ns cgroup_ns time_ns callstack-kernel callstack-user \
+	 pid_ns net_ns ipc_ns mnt_ns cgroup_ns time_ns callstack-kernel callstack-user \
 	 perf:cpu:cpu-clock perf:cpu:page-fault; do
 	echo "$A" | grep -qx "$n"
 	tap_ok $? "list: available_contexts names $n"

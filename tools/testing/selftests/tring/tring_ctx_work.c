@@ -97,7 +97,7 @@ static int ns(void)
 	int status;
 	pid_t c;
 
-	/* A kernel without networking (the debug kernels): the PID one. */
+	/* Both on every test kernel; new= tells the checker what was made. */
 	if (!unshare(CLONE_NEWPID | CLONE_NEWNET))
 		new_ns = 3;
 	else if (!unshare(CLONE_NEWPID))
