@@ -5,16 +5,20 @@
 # against today's tring.ko when the inline code's contract with an
 # exported function changed: that function gets a new name (see the
 # header). Builds, against KDIR and the tree's tring.ko (Module.symvers),
-# two one-line modules into build/abi-rename/:
-#   v3   calls tring_reserve_slow_v3(), today's name: links;
+# one-line modules into build/abi-rename/:
+#   v4   calls tring_reserve_slow_v4(), today's name: links (the call's
+#        prototype does not matter to the link);
+#   v3   calls tring_reserve_slow_v3(), what a module built against the
+#        header before the contexts' bytes (no contexts after a header)
+#        calls;
 #   v2   calls tring_reserve_slow_v2(), what a module built against the
 #        header before the cache kept its sub-buffer's last position
 #        (struct tring_cpu.cur_last) calls;
 #   v1   calls tring_reserve_slow(), what one built against the header
-#        before the wide event header (6a66a68) calls: for both, modpost
-#        finds no such symbol in tring.ko, so no module is produced.
+#        before the wide event header (6a66a68) calls: for those three,
+#        modpost finds no such symbol in tring.ko, so no module is made.
 #
-# usage: abi-rename.sh KDIR      exit 0 when both hold
+# usage: abi-rename.sh KDIR      exit 0 when all hold
 
 set -u
 kdir=$1
@@ -51,10 +55,10 @@ EOC
 		>"$d/build.log" 2>&1
 }
 
-if build v3 tring_reserve_slow_v3 && [ -f "$out/v3/abi_v3.ko" ]; then
-	echo "ok - a module calling tring_reserve_slow_v3() builds against tring.ko"
+if build v4 tring_reserve_slow_v4 && [ -f "$out/v4/abi_v4.ko" ]; then
+	echo "ok - a module calling tring_reserve_slow_v4() builds against tring.ko"
 else
-	echo "not ok - a module calling tring_reserve_slow_v3() builds against tring.ko ($out/v3/build.log)"
+	echo "not ok - a module calling tring_reserve_slow_v4() builds against tring.ko ($out/v4/build.log)"
 	fail=1
 fi
 # refused VERSION SYMBOL WHAT: a module of an older header is not built
@@ -67,6 +71,7 @@ refused() {
 		fail=1
 	fi
 }
+refused v3 tring_reserve_slow_v3 "the header before the contexts' bytes"
 refused v2 tring_reserve_slow_v2 "the header before cur_last"
 refused v1 tring_reserve_slow "the old header"
 exit $fail

@@ -112,6 +112,7 @@ struct tring_slot {
 
 struct tring_buffer;
 struct tring_ring_mem;
+struct tring_ctx_set;
 
 /**
  * struct tring_cpu - one CPU's ring
@@ -137,8 +138,9 @@ struct tring_ring_mem;
  *	record reserved through them may end; TRING_NO_LAST, or
  *	TRING_BUSY_LAST during an update. The three are a cache of what
  *	tring_reserve() would otherwise compute from @slots and the slot's
- *	map: written only by tring_reserve_slow_v3() on this CPU, for the
- *	sub-buffer it has just reserved a record in, after taking
+ *	map: written only by tring_reserve_slow_v4() on this CPU, for the
+ *	sub-buffer it has just reserved a record in (never while the buffer
+ *	carries contexts: every reservation is then out of line), after taking
  *	@cur_last to TRING_BUSY_LAST with cmpxchg_local() (writers nested
  *	in an update leave it alone), and @cur_last last, moving only
  *	forward; read by tring_reserve() between its read of @offset and
@@ -359,6 +361,12 @@ struct tring_buffer_attr {
  * @cpuhp_node: on tring's CPU-hotplug state, which makes the rings.
  * @mem: where the rings live if not in pages of their own (a persistent
  *	region), else NULL.
+ * @ctx: the contexts every record carries after its header, or NULL: an
+ *	instance's context file (the default buffer's contexts are tring's
+ *	own writers', tring_ctx.h). Published with rcu_assign_pointer()
+ *	under the instance's lock, read with rcu_dereference_sched() by
+ *	tring_reserve_slow_v4() (its writers run with preemption off); a
+ *	replaced set is freed after a grace period.
  */
 struct tring_buffer {
 	struct tring_cpu __percpu *cpus;
@@ -367,6 +375,7 @@ struct tring_buffer {
 	void *priv;
 	struct hlist_node cpuhp_node;
 	struct tring_ring_mem *mem;
+	struct tring_ctx_set __rcu *ctx;
 };
 
 /**
@@ -375,7 +384,9 @@ struct tring_buffer {
  * @slot: the slot holding the record.
  * @rec: the record (its header).
  * @data: where the payload goes.
- * @pos: stream position of the record.
+ * @pos: stream position of the record; after an out-of-line reservation
+ *	its bits from TRING_POS_CTX_SHIFT on are not the position's (see
+ *	tring_reserve_slow_v4()).
  * @len: bytes reserved: header and payload rounded up to 4 bytes.
  */
 struct tring_res {
@@ -448,18 +459,32 @@ static inline struct tring_cpu *tring_buffer_cpu(struct tring_buffer *buf,
  * against the old header fails to load (unknown symbol) instead of
  * calling it the old way. Documentation/trace/tring.rst, "Kernel API".
  *
- * tring_reserve_slow_v3() returns the record's position (4-byte aligned)
- * with its header's size in the low bits: (size / 4) - 1, so 0 for a
- * compact header, 1 for a wide one, 3 for an extended one. (v1,
- * tring_reserve_slow(), returned one "extended header" flag there; v2
- * kept struct tring_cpu.cur_pos, a sub-buffer's start, where v3 keeps
- * cur_last, its last position, which the inline test reads.)
+ * tring_reserve_slow_v4() returns the record's stream position, 4-byte
+ * aligned, with its header's size in the two low bits, (size / 4) - 1
+ * (0 for a compact header, 1 for a wide one, 3 for an extended one), and
+ * the bytes of the contexts written after the header, divided by 4, in
+ * bits TRING_POS_CTX_SHIFT to 62 (0 unless the buffer carries contexts:
+ * an instance's context file). Those bits stay in struct tring_res.pos:
+ * the position is used modulo a ring's bytes (its slot, its offset in
+ * the sub-buffer), and tring_discard() makes it whole again from the
+ * reserve position, which is at most a ring ahead. Not a two-word
+ * struct: the kernel's 8-byte stack alignment makes GCC realign the
+ * stack, with a frame pointer, in every caller of a function returning
+ * 16 bytes, fast path included; nor an out parameter: a local whose
+ * address is taken costs every caller a stack canary. (v3 returned no
+ * context bytes: a record could not carry more than its header before
+ * the payload; v2 kept struct tring_cpu.cur_pos, a sub-buffer's start,
+ * where v3 keeps cur_last, its last position, which the inline test
+ * reads; v1, tring_reserve_slow(), returned one "extended header" flag
+ * in the low bits.)
  * tring_deliver_v2() takes a commit counter that counts an event as
  * TRING_COMMIT_EVENT (v1, tring_deliver(), as the sub-buffer size).
  */
 #define TRING_POS_HLEN		3L
+#define TRING_POS_CTX_SHIFT	48
+#define TRING_POS_LOW_MASK	(BIT_ULL(TRING_POS_CTX_SHIFT) - 1)
 
-long tring_reserve_slow_v3(struct tring_cpu *cb, unsigned int id,
+long tring_reserve_slow_v4(struct tring_cpu *cb, unsigned int id,
 			   unsigned int len);
 void tring_deliver_v2(struct tring_cpu *cb, struct tring_slot *slot,
 		      unsigned long commit);
@@ -684,10 +709,11 @@ static __always_inline int tring_reserve(struct tring_buffer *buf,
 	goto zero_tail;
 slow:
 	/* It writes the record's header, or counts the loss. */
-	pos = tring_reserve_slow_v3(cb, id, len);
+	pos = tring_reserve_slow_v4(cb, id, len);
 	if (unlikely(pos < 0))
 		return pos == -E2BIG ? -E2BIG : -ENOBUFS;
-	hlen = ((pos & TRING_POS_HLEN) + 1) * 4;
+	hlen = ((pos & TRING_POS_HLEN) + 1) * 4 +
+	       ((unsigned long)pos >> TRING_POS_CTX_SHIFT) * 4;
 	pos &= ~TRING_POS_HLEN;
 	tring_res_init(cb, res, pos, hlen + tring_payload_room(len), hlen);
 zero_tail:

@@ -447,40 +447,20 @@ static void tring_switch(struct tring_cpu *cb, const struct tring_plan *p)
 	tring_open(cb, p->boundary, p->ts);
 }
 
-/* Write the record's header and point the fast path's cache at it. */
-static long tring_place(struct tring_cpu *cb, const struct tring_plan *p,
-			unsigned int id)
-{
-	struct tring_slot *slot = tring_slot_at(cb, p->begin);
-	void *packet = tring_slot_packet(cb, slot);
-
-	tring_write_header(packet + (p->begin & cb->subbuf_mask), p->hlen, id,
-			   p->ts);
-	tring_cache_set(cb, p->begin, slot, packet);
-	return p->begin | (p->hlen / 4 - 1);
-}
-
-/**
- * tring_reserve_slow_v3 - the out-of-line part of tring_reserve()
- * @cb: this CPU's ring; preemption is disabled.
- * @id: event id.
- * @len: payload bytes.
- *
- * Handles what the inline path does not: opening a new sub-buffer,
- * closing the full one, extended headers, and losses. Each attempt is
- * planned (tring_plan()), then takes effect with one local cmpxchg of the
- * reserve position, and only then does its work on the sub-buffers.
- * Writes the record's header; the caller fills in its struct tring_res.
- *
- * Return: the record's stream position, with its header's size in the
- * TRING_POS_HLEN bits; or, with preemption enabled again,
- * -ENOBUFS or -E2BIG as tring_reserve().
+/*
+ * Reserve a record of @id with @room bytes after its header: plan, take
+ * the position, switch sub-buffers, and write the header. The fast
+ * path's cache is pointed at the record's sub-buffer if @cache.
+ * Return: the record's position, its header's bytes in @hlen; or, with
+ * preemption enabled again, -ENOBUFS or -E2BIG, the loss counted.
  */
-long tring_reserve_slow_v3(struct tring_cpu *cb, unsigned int id,
-			   unsigned int len)
+static long tring_reserve_room(struct tring_cpu *cb, unsigned int id,
+			       unsigned long room, bool cache,
+			       unsigned int *hlen)
 {
-	unsigned long room = tring_payload_room(len);
+	struct tring_slot *slot;
 	struct tring_plan p;
+	void *packet;
 	int ret;
 
 	if (unlikely(room > tring_max_room(cb, id))) {
@@ -502,9 +482,68 @@ long tring_reserve_slow_v3(struct tring_cpu *cb, unsigned int id,
 	/* As in tring_reserve(): never over what a nested writer wrote. */
 	cmpxchg_local(&cb->last_ts, p.last, p.ts);
 	tring_switch(cb, &p);
-	return tring_place(cb, &p, id);
+	slot = tring_slot_at(cb, p.begin);
+	packet = tring_slot_packet(cb, slot);
+	tring_write_header(packet + (p.begin & cb->subbuf_mask), p.hlen, id,
+			   p.ts);
+	if (cache)
+		tring_cache_set(cb, p.begin, slot, packet);
+	*hlen = p.hlen;
+	return p.begin;
 }
-EXPORT_SYMBOL_GPL(tring_reserve_slow_v3);
+
+/**
+ * tring_reserve_hdr - reserve a record and write its header, out of line
+ * @cb: this CPU's ring; preemption is disabled.
+ * @id: event id.
+ * @room: bytes after the header (contexts and payload), a multiple of 4.
+ * @hlen: set to the header's bytes.
+ *
+ * What tring_reserve_slow_v4() does, without contexts and without the
+ * fast path's cache: for the writers of a buffer with contexts, every
+ * one of whose records comes here.
+ *
+ * Return: the record's stream position; or, with preemption enabled
+ * again, -ENOBUFS or -E2BIG (the loss counted).
+ */
+long tring_reserve_hdr(struct tring_cpu *cb, unsigned int id,
+		       unsigned long room, unsigned int *hlen)
+{
+	return tring_reserve_room(cb, id, room, false, hlen);
+}
+
+/**
+ * tring_reserve_slow_v4 - the out-of-line part of tring_reserve()
+ * @cb: this CPU's ring; preemption is disabled.
+ * @id: event id.
+ * @len: payload bytes.
+ *
+ * Handles what the inline path does not: opening a new sub-buffer,
+ * closing the full one, extended headers, losses, and the records of a
+ * buffer with contexts (tring_ctx_reserve_slow() writes them after the
+ * header). Each attempt is planned (tring_plan()), then takes effect
+ * with one local cmpxchg of the reserve position, and only then does
+ * its work on the sub-buffers. Writes the record's header; the caller
+ * fills in its struct tring_res.
+ *
+ * Return: the record's stream position with its header's size in the
+ * TRING_POS_HLEN bits and its contexts' from bit TRING_POS_CTX_SHIFT on
+ * (see <linux/tring.h>); or, with preemption enabled again, -ENOBUFS or
+ * -E2BIG as tring_reserve().
+ */
+long tring_reserve_slow_v4(struct tring_cpu *cb, unsigned int id,
+			   unsigned int len)
+{
+	const struct tring_ctx_set *set = rcu_dereference_sched(cb->buf->ctx);
+	unsigned int hlen;
+	long pos;
+
+	if (unlikely(set))
+		return tring_ctx_reserve_slow(cb, set, id, len);
+	pos = tring_reserve_room(cb, id, tring_payload_room(len), true, &hlen);
+	return pos < 0 ? pos : tring_pos_pack(pos, hlen, 0);
+}
+EXPORT_SYMBOL_GPL(tring_reserve_slow_v4);
 
 /**
  * tring_discard - end a reservation without publishing its event
@@ -520,7 +559,9 @@ EXPORT_SYMBOL_GPL(tring_reserve_slow_v3);
 bool tring_discard(struct tring_res *res)
 {
 	struct tring_cpu *cb = res->cb;
-	unsigned long end = res->pos + res->len;
+	/* Whole again: tring_reserve_slow_v4() leaves other bits on top. */
+	unsigned long pos = tring_pos_full(cb, res->pos & TRING_POS_LOW_MASK);
+	unsigned long end = pos + res->len;
 	u32 *word = res->rec;
 	unsigned int hlen = TRING_EVENT_HEADER_SIZE;
 	unsigned int room, id;
@@ -536,7 +577,7 @@ bool tring_discard(struct tring_res *res)
 		last = READ_ONCE(cb->last_ts);
 	} while (cmpxchg_local(&cb->last_ts, last,
 			       last | TRING_TS_FORCE_EXT) != last);
-	if (local_cmpxchg(&cb->offset, end, res->pos) == end) {
+	if (local_cmpxchg(&cb->offset, end, pos) == end) {
 		preempt_enable_notrace();
 		return true;
 	}
@@ -652,7 +693,7 @@ static void tring_flush_local(void *info)
 	 * is based on its timestamp_begin, so @last_ts is only the floor of
 	 * the clock. Raise it to the flush's time, so that no later event on
 	 * this CPU is older (a nested writer that moved it first wins, as
-	 * in tring_reserve_slow_v3()).
+	 * in tring_reserve_slow_v4()).
 	 */
 	cmpxchg_local(&cb->last_ts, last, ts | (last & TRING_TS_FORCE_EXT));
 	fw->ts = ts;

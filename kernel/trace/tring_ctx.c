@@ -262,6 +262,45 @@ free_set:
 	return ERR_PTR(ret);
 }
 
+/**
+ * tring_ctx_set_from_user - a set of the contexts a write names
+ * @ubuf: the text: names separated by commas or white space.
+ * @count: its bytes.
+ *
+ * Return: the set, its counters counting; NULL for an empty list; or an
+ * ERR_PTR(): -E2BIG for a text of TRING_CTX_TEXT bytes or more, -EFAULT,
+ * -EINVAL for a name unknown, given twice or one too many (the kernel
+ * log says which), -ENOMEM.
+ */
+struct tring_ctx_set *tring_ctx_set_from_user(const char __user *ubuf,
+					      size_t count)
+{
+	struct tring_ctx_set *set;
+	char *text;
+
+	if (count >= TRING_CTX_TEXT)
+		return ERR_PTR(-E2BIG);
+	text = memdup_user_nul(ubuf, count);
+	if (IS_ERR(text))
+		return ERR_CAST(text);
+	set = tring_ctx_set_new(text);
+	kfree(text);
+	return set;
+}
+
+/**
+ * tring_ctx_set_show - a set's names, one a line, in its order
+ * @m: the file.
+ * @set: the set, or NULL (nothing).
+ */
+void tring_ctx_set_show(struct seq_file *m, const struct tring_ctx_set *set)
+{
+	unsigned int i;
+
+	for (i = 0; set && i < set->nr; i++)
+		seq_printf(m, "%s\n", set->items[i].name);
+}
+
 /* One context's CTF declaration. */
 static void tring_ctx_ctf_item(struct seq_file *m, const struct tring_ctx_item *it)
 {
@@ -302,15 +341,22 @@ static void tring_ctx_ctf_item(struct seq_file *m, const struct tring_ctx_item *
  */
 bool tring_ctx_ctf(struct seq_file *m, const struct tring_buffer_attr *attr)
 {
+	const struct tring_buffer *owner =
+		container_of(attr, struct tring_buffer, attr);
 	const struct tring_ctx_set *set;
 	struct tring_buffer *buf;
-	bool ret = false;
 	unsigned int i;
 
 	rcu_read_lock_sched();
-	set = rcu_dereference_sched(tring_ctx_cur);
-	buf = set ? rcu_dereference_sched(set->buf) : NULL;
-	if (buf && &buf->attr == attr) {
+	/* An instance's own contexts, else the default buffer's. */
+	set = rcu_dereference_sched(owner->ctx);
+	if (!set) {
+		set = rcu_dereference_sched(tring_ctx_cur);
+		buf = set ? rcu_dereference_sched(set->buf) : NULL;
+		if (!buf || &buf->attr != attr)
+			set = NULL;
+	}
+	if (set) {
 		seq_puts(m, "\tevent.context := struct {\n");
 		for (i = 0; i < set->nr; i++)
 			tring_ctx_ctf_item(m, &set->items[i]);
@@ -318,21 +364,15 @@ bool tring_ctx_ctf(struct seq_file *m, const struct tring_buffer_attr *attr)
 		if (set->fixed % 4)
 			seq_puts(m, "\t\tstruct { } align(32) _tring_ctx_pad;\n");
 		seq_puts(m, "\t};\n");
-		ret = true;
 	}
 	rcu_read_unlock_sched();
-	return ret;
+	return set;
 }
 
 static int tring_ctx_show(struct seq_file *m, void *unused)
 {
-	const struct tring_ctx_set *set;
-	unsigned int i;
-
 	rcu_read_lock_sched();
-	set = rcu_dereference_sched(tring_ctx_cur);
-	for (i = 0; set && i < set->nr; i++)
-		seq_printf(m, "%s\n", set->items[i].name);
+	tring_ctx_set_show(m, rcu_dereference_sched(tring_ctx_cur));
 	rcu_read_unlock_sched();
 	return 0;
 }
@@ -370,20 +410,13 @@ static ssize_t tring_ctx_write(struct file *file, const char __user *ubuf,
 			       size_t count, loff_t *ppos)
 {
 	struct tring_ctx_set *set;
-	char *text;
 	int ret;
 
 	/* A write: the release does not empty the list (": >"). */
 	((struct seq_file *)file->private_data)->private = NULL;
 	if (*ppos)
 		return -EINVAL;
-	if (count >= TRING_CTX_TEXT)
-		return -E2BIG;
-	text = memdup_user_nul(ubuf, count);
-	if (IS_ERR(text))
-		return PTR_ERR(text);
-	set = tring_ctx_set_new(text);
-	kfree(text);
+	set = tring_ctx_set_from_user(ubuf, count);
 	if (IS_ERR(set))
 		return PTR_ERR(set);
 	ret = tring_default_set_context(set);

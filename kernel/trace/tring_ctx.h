@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tring: per-event contexts of the default buffer (tring_ctx.c, the set
- * and its files; tring_ctx_write.c, the write path; tring_ctx_perf.c,
- * the perf counters).
+ * tring: per-event contexts (tring_ctx.c, the set and the default
+ * buffer's files; tring_ctx_inst.c, an instance's file; tring_ctx_write.c,
+ * the write path; tring_ctx_perf.c, the perf counters).
  */
 #ifndef _TRING_CTX_H
 #define _TRING_CTX_H
@@ -93,9 +93,11 @@ struct tring_ctx_item {
 struct tring_ctx_scratch;
 
 /**
- * struct tring_ctx_set - the contexts every event of the default buffer
- *	carries, in this order, after its header
- * @buf: the default buffer while the set is in force. Published with
+ * struct tring_ctx_set - the contexts every event of a buffer carries, in
+ *	this order, after its header: the default buffer's (tring_ctx_cur)
+ *	or an instance's (struct tring_buffer.ctx)
+ * @buf: the default buffer while the set is in force; NULL in an
+ *	instance's set (its writers come with their ring). Published with
  *	rcu_assign_pointer() under the configuration lock (tring_main.c),
  *	read with rcu_dereference_sched() by writers; a replaced buffer is
  *	freed after a grace period.
@@ -157,6 +159,9 @@ int tring_ctx_perf_init(void);
 void tring_ctx_perf_exit(void);
 
 /* tring_ctx.c */
+struct tring_ctx_set *tring_ctx_set_from_user(const char __user *ubuf,
+					      size_t count);
+void tring_ctx_set_show(struct seq_file *m, const struct tring_ctx_set *set);
 void tring_ctx_set_free(struct tring_ctx_set *set);
 bool tring_ctx_ctf(struct seq_file *m, const struct tring_buffer_attr *attr);
 int tring_ctx_init(struct dentry *root);

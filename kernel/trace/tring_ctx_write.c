@@ -7,6 +7,10 @@
  * and they come here instead, out of line: a buffer without contexts
  * runs exactly the instructions it ran before contexts existed.
  *
+ * An instance's writers (other modules' inline tring_reserve()) come
+ * through tring_reserve_slow_v4() to tring_ctx_reserve_slow() while the
+ * instance's context file names contexts (tring_ctx_inst.c).
+ *
  * A record is sized once: the stacks are walked first, into this CPU's
  * scratch of the writer's nesting depth, then the record (header,
  * contexts, payload) is reserved and the contexts written at its start.
@@ -36,6 +40,7 @@
 
 #include "tring_ctx.h"
 #include "tring_gen.h"
+#include "tring_internal.h"
 
 struct tring_ctx_set __rcu *tring_ctx_cur;
 
@@ -506,29 +511,16 @@ tring_ctx_len(const struct tring_ctx_set *set,
 }
 
 /*
- * Reserve and write the contexts; @st holds the stacks already walked.
- * Inline in both of tring_ctx_reserve()'s paths: no frame of its own.
+ * Write the contexts at @p, @clen bytes (tring_ctx_len()); @st holds the
+ * stacks already walked. Return: where the payload goes.
  */
-static __always_inline int
-tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
-		     unsigned int len, const struct tring_ctx_stacks *st,
-		     bool stacks, struct tring_res *res)
+static __always_inline void *
+tring_ctx_fill(const struct tring_ctx_set *set, void *p, unsigned int clen,
+	       const struct tring_ctx_stacks *st, bool stacks)
 {
-	struct tring_buffer *buf = rcu_dereference_sched(set->buf);
-	unsigned int clen = tring_ctx_len(set, st, stacks);
-	const struct tring_ctx_item *it, *last;
-	void *p, *end;
-	int ret;
+	const struct tring_ctx_item *it, *last = set->fixed_end;
+	void *end = p + clen;
 
-	if (!buf)
-		return -ENODEV;
-	/* Too big for a sub-buffer: counted as lost by tring_reserve(). */
-	ret = tring_reserve(buf, id, clen + len, res);
-	if (ret)
-		return ret;
-	p = res->data;
-	end = p + clen;
-	last = set->fixed_end;
 	for (it = set->items; it < last; it++)
 		p = tring_ctx_put(it, p);
 	/* The stacks come last (tring_ctx.c orders the set). */
@@ -539,7 +531,29 @@ tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
 	/* Records are reused: the padding to 4 bytes is written too. */
 	if (p != end)
 		memset(p, 0, end - p);
-	res->data = end;
+	return end;
+}
+
+/*
+ * Reserve and write the contexts; @st holds the stacks already walked.
+ * Inline in both of tring_ctx_reserve()'s paths: no frame of its own.
+ */
+static __always_inline int
+tring_ctx_reserve_in(const struct tring_ctx_set *set, unsigned int id,
+		     unsigned int len, const struct tring_ctx_stacks *st,
+		     bool stacks, struct tring_res *res)
+{
+	struct tring_buffer *buf = rcu_dereference_sched(set->buf);
+	unsigned int clen = tring_ctx_len(set, st, stacks);
+	int ret;
+
+	if (!buf)
+		return -ENODEV;
+	/* Too big for a sub-buffer: counted as lost by tring_reserve(). */
+	ret = tring_reserve(buf, id, clen + len, res);
+	if (ret)
+		return ret;
+	res->data = tring_ctx_fill(set, res->data, clen, st, stacks);
 	return 0;
 }
 
@@ -553,6 +567,40 @@ static noinline int tring_ctx_reserve_fixed(unsigned int id, unsigned int len,
 					    const struct tring_ctx_set *set)
 {
 	return tring_ctx_reserve_in(set, id, len, NULL, false, res);
+}
+
+/*
+ * Take the next nesting level of this CPU's scratch @s into @level.
+ * Return: false when every level is taken (four writers of this CPU
+ * between their walk and their write, nested).
+ */
+static __always_inline bool tring_ctx_level_get(struct tring_ctx_scratch *s,
+						unsigned int *level)
+{
+	*level = READ_ONCE(s->depth);
+	if (unlikely(*level >= TRING_CTX_LEVELS))
+		return false;
+	WRITE_ONCE(s->depth, *level + 1);
+	/*
+	 * Compiler barrier, pairing with nothing (every user of @depth runs
+	 * on this CPU, where interrupts land between instructions in
+	 * program order): @depth is raised before the entries of @level
+	 * are written, so a writer that interrupts the walk takes the next.
+	 */
+	barrier();
+	return true;
+}
+
+/* Give @level back, once its entries are in the record. */
+static __always_inline void tring_ctx_level_put(struct tring_ctx_scratch *s,
+						unsigned int level)
+{
+	/*
+	 * Compiler barrier, the same: the entries of @level are read into
+	 * the record before @depth gives them to a writer nested later.
+	 */
+	barrier();
+	WRITE_ONCE(s->depth, level);
 }
 
 /*
@@ -570,28 +618,88 @@ static noinline int tring_ctx_reserve_stacks(unsigned int id, unsigned int len,
 	unsigned int level;
 	int ret;
 
-	level = READ_ONCE(s->depth);
-	if (unlikely(level >= TRING_CTX_LEVELS)) {
+	if (!tring_ctx_level_get(s, &level)) {
 		tring_gen_lost(1);
 		return -ENODEV;
 	}
-	WRITE_ONCE(s->depth, level + 1);
-	/*
-	 * Compiler barrier, pairing with nothing (every user of @depth runs
-	 * on this CPU, where interrupts land between instructions in
-	 * program order): @depth is raised before the entries of @level
-	 * are written, so a writer that interrupts the walk takes the next.
-	 */
-	barrier();
 	tring_ctx_walk(set, s, level, regs, &st);
 	ret = tring_ctx_reserve_in(set, id, len, &st, true, res);
-	/*
-	 * Compiler barrier, the same: the entries of @level are read into
-	 * the record before @depth gives them to a writer nested later.
-	 */
-	barrier();
-	WRITE_ONCE(s->depth, level);
+	tring_ctx_level_put(s, level);
 	return ret;
+}
+
+/*
+ * Reserve @id's record in @cb with the contexts of @set (@st: its stacks,
+ * walked when @stacks) before @len payload bytes, its header and the
+ * contexts written. Return: as tring_reserve_slow_v4().
+ */
+static __always_inline long
+tring_ctx_slow_in(struct tring_cpu *cb, const struct tring_ctx_set *set,
+		  unsigned int id, unsigned int len,
+		  const struct tring_ctx_stacks *st, bool stacks)
+{
+	unsigned int clen = tring_ctx_len(set, st, stacks);
+	unsigned int h;
+	void *rec;
+	long pos;
+
+	/* In unsigned long: no payload length wraps the sum. */
+	pos = tring_reserve_hdr(cb, id, clen + tring_payload_room(len), &h);
+	if (pos < 0)
+		return pos;
+	rec = (void *)tring_slot_packet(cb, tring_slot_at(cb, pos)) +
+	      (pos & cb->subbuf_mask);
+	tring_ctx_fill(set, rec + h, clen, st, stacks);
+	return tring_pos_pack(pos, h, clen);
+}
+
+/**
+ * tring_ctx_reserve_slow - an out-of-line reservation with contexts
+ * @cb: this CPU's ring of a buffer with contexts; preemption disabled.
+ * @set: the buffer's contexts (struct tring_buffer.ctx).
+ * @id: the event's id.
+ * @len: its payload's bytes.
+ *
+ * tring_reserve_slow_v4() of an instance whose context file names
+ * contexts: every record of such a buffer comes here (the fast path's
+ * cache is never filled for it). The stacks are walked first, as for
+ * tring_ctx_reserve(), with no hook registers: a kernel stack starts at
+ * the writer's caller of tring.
+ *
+ * Context: any, NMI included.
+ * Return: as tring_reserve_slow_v4(); a writer with every scratch level
+ * taken by the writers it interrupted is counted as discarded.
+ */
+long tring_ctx_reserve_slow(struct tring_cpu *cb,
+			    const struct tring_ctx_set *set, unsigned int id,
+			    unsigned int len)
+{
+	struct tring_ctx_scratch *s;
+	struct tring_ctx_stacks st;
+	unsigned int level;
+	long pos;
+
+	if (!set->scratch)
+		return tring_ctx_slow_in(cb, set, id, len, NULL, false);
+	/*
+	 * A failed reservation enables preemption again, which the inline
+	 * caller disabled; the scratch level is this CPU's until it is
+	 * given back: one more level, dropped last.
+	 */
+	preempt_disable_notrace();
+	s = this_cpu_ptr(set->scratch);
+	if (!tring_ctx_level_get(s, &level)) {
+		local_inc(&cb->discarded);
+		preempt_enable_notrace();
+		pos = -ENOBUFS;
+		goto out;
+	}
+	tring_ctx_walk(set, s, level, NULL, &st);
+	pos = tring_ctx_slow_in(cb, set, id, len, &st, true);
+	tring_ctx_level_put(s, level);
+out:
+	preempt_enable_notrace();
+	return pos;
 }
 
 /**

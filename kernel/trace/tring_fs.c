@@ -154,6 +154,24 @@ static long tring_ioc_info(struct tring_stream *st, void __user *uarg)
 	return tring_copy_out(uarg, &info, sizeof(info), usize);
 }
 
+/*
+ * Take the next complete sub-buffer into @sb, giving back unread those
+ * from before the instance's last context change (@st->skip_seq: the
+ * first taken after an open is the only one held then). Under @st->lock.
+ */
+static int tring_stream_get(struct tring_stream *st, struct tring_cpu *cb,
+			    struct tring_subbuf *sb)
+{
+	int ret;
+
+	for (;;) {
+		ret = tring_cpu_get(cb, sb);
+		if (ret || sb->seq >= st->skip_seq || cb->held != 1 ||
+		    tring_cpu_put(cb, sb->seq, 1))
+			return ret;
+	}
+}
+
 /* Take up to @max sub-buffers into @st->batch; how many, or -errno. */
 static long tring_stream_take(struct tring_stream *st, unsigned int max)
 {
@@ -164,7 +182,7 @@ static long tring_stream_take(struct tring_stream *st, unsigned int max)
 	mutex_lock(&st->lock);
 	cb = tring_stream_cpu(st);
 	for (n = 0; n < max; n++) {
-		ret = tring_cpu_get(cb, &st->batch[n]);
+		ret = tring_stream_get(st, cb, &st->batch[n]);
 		if (ret)
 			break;
 	}

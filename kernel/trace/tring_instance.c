@@ -36,8 +36,10 @@ static void tring_instance_release(struct kref *ref)
 	struct tring_instance *inst = container_of(ref, struct tring_instance,
 						   ref);
 
-	if (inst->buf)
+	if (inst->buf) {
+		tring_ctx_inst_free(inst->buf);
 		tring_buffer_free(inst->buf);
+	}
 	kvfree(inst->meta);
 	kfree(inst->streams);
 	kfree(inst);
@@ -278,6 +280,7 @@ static struct tring_instance *tring_instance_publish(struct tring_buffer *buf,
 {
 	struct tring_instance *inst;
 	struct dentry *dir;
+	int ret;
 
 	dir = debugfs_create_dir(buf->name, tring_instances_dir);
 	if (IS_ERR(dir))
@@ -286,6 +289,16 @@ static struct tring_instance *tring_instance_publish(struct tring_buffer *buf,
 	if (IS_ERR(inst)) {
 		debugfs_remove(dir);
 		return inst;
+	}
+	/* A live instance's events may carry contexts; a frozen one's not. */
+	ret = meta ? 0 : tring_ctx_inst_add(inst);
+	if (ret) {
+		debugfs_remove(dir);
+		/* The buffer stays the caller's. */
+		buf->priv = NULL;
+		inst->buf = NULL;
+		tring_instance_put(inst);
+		return ERR_PTR(ret);
 	}
 	list_add(&inst->node, &tring_instances);
 	return inst;

@@ -35,6 +35,10 @@ struct tring_instance;
  *	what a TRING_IOC_GET took, until copied out; under @ioctl_lock.
  * @cpu: the CPU.
  * @open: the file is open (one reader at a time); under @inst->lock.
+ * @skip_seq: sub-buffers of a lower sequence number hold records of a
+ *	layout before the instance's last context change: the reader is
+ *	never handed them (they are given back unread). Set under @lock
+ *	while no stream of the instance is open.
  */
 struct tring_stream {
 	struct tring_instance *inst;
@@ -43,6 +47,7 @@ struct tring_stream {
 	struct tring_subbuf *batch;
 	unsigned int cpu;
 	bool open;
+	u64 skip_seq;
 };
 
 /**
@@ -102,5 +107,9 @@ void tring_instance_put(struct tring_instance *inst);
 
 /* tring_fs.c */
 int tring_fs_add_files(struct tring_instance *inst);
+
+/* tring_ctx_inst.c */
+int tring_ctx_inst_add(struct tring_instance *inst);
+void tring_ctx_inst_free(struct tring_buffer *buf);
 
 #endif /* _TRING_INSTANCE_H */

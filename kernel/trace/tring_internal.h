@@ -57,6 +57,42 @@ struct tring_buffer *tring_buffer_alloc_in(const struct tring_buffer_attr *attr,
 					   struct tring_ring_mem *mem);
 void tring_buffer_free(struct tring_buffer *buf);
 
+/* tring_core.c: the records of a buffer with contexts (tring_ctx_write.c) */
+long tring_reserve_hdr(struct tring_cpu *cb, unsigned int id,
+		       unsigned long room, unsigned int *hlen);
+
+/* tring_ctx_write.c: tring_reserve_slow_v4() of a buffer with contexts */
+long tring_ctx_reserve_slow(struct tring_cpu *cb,
+			    const struct tring_ctx_set *set, unsigned int id,
+			    unsigned int len);
+
+/*
+ * The stream position whose low TRING_POS_CTX_SHIFT bits are those of
+ * @low, a record reserved on this CPU and not yet committed: the reserve
+ * position is at or past its end, and less than a ring's bytes past it
+ * (a writer nested since can only have reserved after it, or given back
+ * what it reserved after it). Preemption disabled.
+ */
+static inline unsigned long tring_pos_full(struct tring_cpu *cb,
+					   unsigned long low)
+{
+	unsigned long off = local_read(&cb->offset);
+
+	return off - ((off - low) & TRING_POS_LOW_MASK);
+}
+
+/*
+ * What tring_reserve_slow_v4() returns for a record at stream position
+ * @pos with a header of @hlen bytes and @clen bytes of contexts after
+ * it (see <linux/tring.h>).
+ */
+static inline long tring_pos_pack(unsigned long pos, unsigned int hlen,
+				  unsigned int clen)
+{
+	return (pos & TRING_POS_LOW_MASK) | (hlen / 4 - 1) |
+	       ((unsigned long)(clen / 4) << TRING_POS_CTX_SHIFT);
+}
+
 /* tring_core.c: the reader side (the rest is in <linux/tring.h>). */
 void tring_cpu_reader_reset(struct tring_cpu *cb);
 bool tring_cpu_readable(struct tring_cpu *cb);

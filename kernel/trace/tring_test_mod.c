@@ -9,7 +9,9 @@
  *           from <seq>. Reading tells how many of the last batch were
  *           written and how many the buffer refused.
  * instance  "create <name> <subbuf_kb> <count> [overwrite]",
- *           "destroy <name>", "write <name> <cpu> <count> <len> [<seq>]":
+ *           "destroy <name>", "write <name> <cpu> <count> <len> [<seq>]",
+ *           "writehere <name> <count> <len> [<seq>]" (in the writing
+ *           task, on whatever CPU it runs; ENOBUFS if any was refused):
  *           buffers made through the kernel API (instances/<name>). A
  *           destroy does not hold up the other triggers.
  * stress    "<ms>" runs the stress test (tring_test_stress.c); reading
@@ -259,6 +261,19 @@ static int tring_test_instance_cmd(char *s)
 	if (n >= 3)
 		return tring_test_create(name, kb, count,
 					 n == 4 && !strcmp(ow, "overwrite"));
+	/* In the writing task: the instance context test's known writer. */
+	if (sscanf(s, "writehere %31s %lu %u %llu", name, &b.count, &b.len,
+		   &b.seq) >= 3) {
+		i = tring_test_find(name);
+		if (i < 0)
+			return i;
+		if (b.len < sizeof(struct tring_test_payload) ||
+		    b.len > TRING_TEST_MAX_LEN)
+			return -EINVAL;
+		b.buf = tring_test_inst[i];
+		b.cpu = raw_smp_processor_id();
+		return tring_test_run(&b) ?: (b.failed ? -ENOBUFS : 0);
+	}
 	if (sscanf(s, "write %31s %u %lu %u %llu", name, &b.cpu, &b.count,
 		   &b.len, &b.seq) >= 4) {
 		i = tring_test_find(name);

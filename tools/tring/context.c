@@ -94,14 +94,14 @@ int tr_parse_callstack(struct tr_opts *o, const char *arg)
 	return ret;
 }
 
-/* Write @len bytes of @text to <tring>/context. */
+/* Write @len bytes of @text to the recorded buffer's context file. */
 static int write_context(struct tr_rec *r, const char *text, size_t len)
 {
 	char path[4200];
 	ssize_t n;
 	int fd;
 
-	snprintf(path, sizeof(path), "%s/context", r->tring_dir);
+	snprintf(path, sizeof(path), "%s/context", r->buf_dir);
 	fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
@@ -129,15 +129,13 @@ int tr_set_context(struct tr_rec *r)
 
 	if (!*want)
 		return 0;
-	if (r->opt.instance) {
-		tr_err("-C gives the default buffer's events contexts, not an instance's");
-		return TR_EXIT_USAGE;
-	}
-	snprintf(path, sizeof(path), "%s/context", r->tring_dir);
+	/* The default buffer's, or the instance's with --instance. */
+	snprintf(path, sizeof(path), "%s/context", r->buf_dir);
 	ret = tr_read_whole_file(path, &r->old_ctx, &r->old_ctx_len);
 	if (ret) {
-		tr_err("-C: cannot read %s: %s (a tring without contexts?)",
-		       path, strerror(-ret));
+		tr_err("-C: cannot read %s: %s (a tring without contexts%s?)",
+		       path, strerror(-ret),
+		       r->opt.instance ? " for instances, or a frozen one" : "");
 		return TR_EXIT_SETUP;
 	}
 	ret = write_context(r, want, strlen(want));

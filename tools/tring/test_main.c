@@ -69,6 +69,25 @@ void write_file(const char *path, const char *text)
 	fclose(f);
 }
 
+/* The first line of <tring>/@rel, "" if none. */
+const char *tring_first_line(const char *rel)
+{
+	static char buf[512];
+	char path[600];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", fk.tring, rel);
+	buf[0] = '\0';
+	f = fopen(path, "r");
+	if (f) {
+		if (!fgets(buf, sizeof(buf), f))
+			buf[0] = '\0';
+		fclose(f);
+	}
+	buf[strcspn(buf, "\n")] = '\0';
+	return buf;
+}
+
 void mkdirs(const char *fmt, ...)
 {
 	char path[1024], cmd[1100];

@@ -29,34 +29,15 @@ static void fake_probes(void)
 	write_file(path, "");
 }
 
-/* The first line of <tring>/@rel, "" if none. */
-static const char *first_line(const char *rel)
-{
-	static char buf[512];
-	char path[600];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", fk.tring, rel);
-	buf[0] = '\0';
-	f = fopen(path, "r");
-	if (f) {
-		if (!fgets(buf, sizeof(buf), f))
-			buf[0] = '\0';
-		fclose(f);
-	}
-	buf[strcspn(buf, "\n")] = '\0';
-	return buf;
-}
-
 static char seen_enable[8], seen_filter[256], seen_list[512];
 
 static void tick_probe(unsigned int n)
 {
 	if (n != 1)
 		return;
-	strcpy(seen_enable, first_line("events/tp/one/enable"));
-	strcpy(seen_filter, first_line("events/tp/one/filter"));
-	strcpy(seen_list, first_line("kprobe_events"));
+	strcpy(seen_enable, tring_first_line("events/tp/one/enable"));
+	strcpy(seen_filter, tring_first_line("events/tp/one/filter"));
+	strcpy(seen_list, tring_first_line("kprobe_events"));
 	tr_request_stop();
 }
 
@@ -73,8 +54,8 @@ static void test_probe_make_remove(void)
 	CHECK(record("--probe p:tp/one\tdo_sys_open\ta=%di --filter a==1") == 0);
 	CHECK(!strcmp(seen_enable, "1") && !strcmp(seen_filter, "a==1"));
 	CHECK(!strcmp(seen_list, "p:tp/one do_sys_open\ta=%di"));
-	CHECK(!strcmp(first_line("kprobe_events"), ""));
-	CHECK(!strcmp(first_line("events/tp/one/enable"), "0"));
+	CHECK(!strcmp(tring_first_line("kprobe_events"), ""));
+	CHECK(!strcmp(tring_first_line("events/tp/one/enable"), "0"));
 	CHECK(strstr(fk.events, "probe -:tp/one\n"));
 	CHECK(err_has("probe tp:one made"));
 
@@ -83,7 +64,7 @@ static void test_probe_make_remove(void)
 	fk.tick = tick_stop;
 	CHECK(record("--probe r\tvfs_read") == 0);
 	CHECK(strstr(fk.events, "probe -:kprobes/p_fake\n"));
-	CHECK(!strcmp(first_line("kprobe_events"), ""));
+	CHECK(!strcmp(tring_first_line("kprobe_events"), ""));
 
 	/* The second refused: the first removed, nothing left on. */
 	fake_probes();
@@ -91,8 +72,8 @@ static void test_probe_make_remove(void)
 	      TR_EXIT_USAGE);
 	CHECK(err_has("--probe 'p:tp/bad\tg': refused (Invalid argument)"));
 	CHECK(strstr(fk.events, "probe -:tp/one\n"));
-	CHECK(!strcmp(first_line("kprobe_events"), ""));
-	CHECK(!strcmp(first_line("events/sched/sched_switch/enable"), "0"));
+	CHECK(!strcmp(tring_first_line("kprobe_events"), ""));
+	CHECK(!strcmp(tring_first_line("events/sched/sched_switch/enable"), "0"));
 
 	/* --list shows the probes in force. */
 	fake_probes();
@@ -157,7 +138,7 @@ static void test_probe_uprobe_symbol(void)
 		 (unsigned long long)mapped_offset(tr_elf_offset) + 4);
 	CHECK(strstr(fk.events, want));
 	CHECK(strstr(fk.events, "probe -:up/fn\n"));
-	CHECK(!strcmp(first_line("uprobe_events"), ""));
+	CHECK(!strcmp(tring_first_line("uprobe_events"), ""));
 
 	fake_probes();
 	CHECK(record("--probe p:up/fn\t/proc/self/exe:no_such_symbol_at_all") ==
@@ -172,8 +153,8 @@ static void tick_function(unsigned int n)
 {
 	if (n != 1)
 		return;
-	strcpy(seen_funcs, first_line("functions"));
-	strcpy(seen_fn_enable, first_line("events/ftrace/function/enable"));
+	strcpy(seen_funcs, tring_first_line("functions"));
+	strcpy(seen_fn_enable, tring_first_line("events/ftrace/function/enable"));
 	tr_request_stop();
 }
 
@@ -192,8 +173,8 @@ static void test_function(void)
 	fk.tick = tick_function;
 	CHECK(record("--function vfs_* --function !vfs_readv") == 0);
 	CHECK(!strcmp(seen_funcs, "vfs_*") && !strcmp(seen_fn_enable, "1"));
-	CHECK(!strcmp(first_line("functions"), "old_fn"));
-	CHECK(!strcmp(first_line("events/ftrace/function/enable"), "0"));
+	CHECK(!strcmp(tring_first_line("functions"), "old_fn"));
+	CHECK(!strcmp(tring_first_line("events/ftrace/function/enable"), "0"));
 
 	CHECK(record("--function a\tb") == TR_EXIT_USAGE);
 	CHECK(err_has("expected one glob of function names"));
@@ -205,7 +186,7 @@ static void tick_context(unsigned int n)
 {
 	if (n != 1)
 		return;
-	strcpy(seen_ctx, first_line("context"));
+	strcpy(seen_ctx, tring_first_line("context"));
 	tr_request_stop();
 }
 
@@ -221,7 +202,7 @@ static void test_context(void)
 	CHECK(record("-C tid,procname --callstack both -C perf:cpu:cpu-clock") == 0);
 	CHECK(!strcmp(seen_ctx,
 		      "tid,procname,callstack-kernel,callstack-user,perf:cpu:cpu-clock"));
-	CHECK(!strcmp(first_line("context"), "pid"));
+	CHECK(!strcmp(tring_first_line("context"), "pid"));
 	snprintf(path, sizeof(path), "%s/kallsyms", fk.out);
 	CHECK(!access(path, F_OK));
 	snprintf(path, sizeof(path), "%s/maps", fk.out);
@@ -229,7 +210,7 @@ static void test_context(void)
 
 	/* Without -C the list is left alone, and said to be there. */
 	CHECK(record("--force") == 0);
-	CHECK(!strcmp(first_line("context"), "pid"));
+	CHECK(!strcmp(tring_first_line("context"), "pid"));
 	CHECK(err_has("every event carries contexts (pid first"));
 
 	CHECK(record("-C a\tb") == TR_EXIT_USAGE);

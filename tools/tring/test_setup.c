@@ -131,9 +131,19 @@ static void tick_instance(unsigned int n)
 		tr_request_stop();
 }
 
+static char seen_inst_ctx[256];
+
+static void tick_instance_ctx(unsigned int n)
+{
+	if (n != 1)
+		return;
+	strcpy(seen_inst_ctx, tring_first_line("instances/foo/context"));
+	tr_request_stop();
+}
+
 static void test_instance(void)
 {
-	char dir[600];
+	char dir[600], path[700], root[700];
 	uint64_t ev;
 
 	fake_setup(2, 4096, 8, false);
@@ -146,6 +156,19 @@ static void test_instance(void)
 	CHECK(sum_is("buffer", "foo"));
 	CHECK(record("--force --instance foo -b 64") == TR_EXIT_SETUP);
 	CHECK(err_has("has no knob buffer_size_kb"));
+	/* -C writes the instance's context file, and puts it back. */
+	snprintf(path, sizeof(path), "%s/context", dir);
+	write_file(path, "\n");
+	snprintf(root, sizeof(root), "%s/context", fk.tring);
+	write_file(root, "tid\n");
+	fk.tick = tick_instance_ctx;
+	CHECK(record("--force --instance foo -C pid,procname") == 0);
+	CHECK(!strcmp(seen_inst_ctx, "pid,procname"));
+	CHECK(!strcmp(tring_first_line("instances/foo/context"), ""));
+	CHECK(!strcmp(tring_first_line("context"), "tid"));
+	unlink(path);
+	CHECK(record("--force --instance foo -C pid") == TR_EXIT_SETUP);
+	CHECK(err_has("or a frozen one?"));
 	CHECK(record("--force --instance ../x") == TR_EXIT_USAGE);
 }
 

@@ -9,7 +9,7 @@
 # inclusive costs:
 #   total     all instructions of the loop, per event
 #   clock     twin_clock_ns() (what ktime_get_mono_fast_ns() is here)
-#   slow path tring_reserve_slow_v3() + tring_deliver_v2() (opening and closing
+#   slow path tring_reserve_slow_v4() + tring_deliver_v2() (opening and closing
 #             sub-buffers, once per sub-buffer), amortized, clock excluded
 #   fast path total - clock - slow path: the inline reserve, payload copy,
 #             commit, and the loop's own few instructions
@@ -38,7 +38,7 @@ ir() {
 total=$(ir bench_loop)
 floor=$(ir floor_loop)
 clock=$(ir twin_clock_ns)
-slow=$(ir tring_reserve_slow_v3)
+slow=$(ir tring_reserve_slow_v4)
 deliver=$(ir tring_deliver_v2)
 : "${clock:=0}" "${slow:=0}" "${deliver:=0}" "${floor:=0}"
 if [ -z "$total" ]; then
@@ -54,7 +54,7 @@ BEGIN {
 	printf "  total       %7.2f instructions/event\n", t / n
 	printf "  clock       %7.2f instructions/event (twin_clock_ns)\n", c / n
 	printf "  slow path   %7.2f instructions/event amortized " \
-	       "(tring_reserve_slow_v3 + tring_deliver_v2, with their clock reads)\n",
+	       "(tring_reserve_slow_v4 + tring_deliver_v2, with their clock reads)\n",
 	       (s + d) / n
 	printf "  fast path   %7.2f instructions/event " \
 	       "(reserve + copy + commit, clock excluded)\n",

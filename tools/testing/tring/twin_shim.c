@@ -775,3 +775,14 @@ static void twin_shim_init(void)
 		abort();
 	pthread_attr_destroy(&attr);
 }
+
+/*
+ * tring_reserve_slow_v4() of a buffer with contexts (tring_ctx_write.c,
+ * not in the twin): no twin buffer has any (struct tring_buffer.ctx).
+ */
+long tring_ctx_reserve_slow(struct tring_cpu *cb,
+			    const struct tring_ctx_set *set, unsigned int id,
+			    unsigned int len)
+{
+	abort();
+}

@@ -11,7 +11,8 @@
 # the same. ctx-stacks: named by tring-report from kallsyms and maps.
 # ctx-nmi: the stress test's writers in every context through a kprobe.
 # ctx-perf: software counters, per CPU never decreasing. ctx-hotplug: a
-# counter after its CPU went offline and came back.
+# counter after its CPU went offline and came back. ctx-inst: an
+# instance's contexts.
 REPORT=${TRING_REPORT:-$(dirname "$0")/../../../build/tools/tring-report}
 BINS=${TRING_BINARIES:-$(dirname "$0")/../../../build/selftests}
 cv=$traces/ctx-values
@@ -39,6 +40,27 @@ if [ -d "$cv" ]; then
 	END { printf "good=%d bad=%d", good, bad }' "$cv.bt")
 	check "ctx-values: every marker's pid, tid, vpid, vtid, procname, pid_ns, net_ns as its thread said, in a new PID and network namespace ($got, want good=3 bad=0)" \
 		test "$got" = "good=3 bad=0"
+fi
+# ctx-inst: an instance with contexts (tring_context_test.sh, instance):
+# its inline writer in a shell that wrote its pid to ctx-inst.expect;
+# only the 10 events after the change (seq 100 to 109), each the shell's.
+ci=$traces/ctx-inst
+if [ -f "$ci.expect" ]; then
+	check "ctx-inst: babeltrace2 reads the trace" bt "$ci"
+	got=$(awk -v p="$(cat "$ci.expect")" "$AWK_FIELD"'
+	/ test: / {
+		s = f("seq") + 0
+		if (s >= 100 && s <= 109 && f("pid") == p &&
+		    f("tid") == p && f("procname") == "\"sh\"")
+			good++
+		else {
+			bad++
+			print "# " $0 > "/dev/stderr"
+		}
+	}
+	END { printf "good=%d bad=%d", good, bad }' "$ci.bt")
+	check "ctx-inst: the 10 events after the change, each with the writing shell's pid, tid and name, none from before ($got, want good=10 bad=0)" \
+		test "$got" = "good=10 bad=0"
 fi
 cs=$traces/ctx-stacks
 if [ -f "$cs.expect" ]; then

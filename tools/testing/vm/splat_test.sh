@@ -153,7 +153,7 @@ readerpage "rb_wakeups / rb_get_reader_page"
 passes "KCSAN's rb_wakeups / rb_get_reader_page report (ftrace's reader page) passes"
 readerpage "mark_lock / rb_get_reader_page"
 passes "the same report, its reading side named mark_lock by the unwinder, passes"
-readerpage "rb_get_reader_page / tring_reserve_slow_v3"
+readerpage "rb_get_reader_page / tring_reserve_slow_v4"
 fails "a KCSAN report of rb_get_reader_page with a tring function fails"
 
 # readerwait COMM [FUNCTION]: ftrace's reader-wait WARNING (in FUNCTION,

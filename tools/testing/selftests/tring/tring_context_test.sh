@@ -28,6 +28,9 @@
 #   lttng     ctx-lttng-plain and ctx-lttng-all: the same workload
 #             without and with every context, for LTTng's analyses
 #   perf      ctx-perf: software counters, per CPU never decreasing
+#   instance  ctx-inst: an instance's context file (tring_test's buffer,
+#             its inline writer in a known shell), tring-record -C with
+#             --instance; what was written before the change left behind
 #   hotplug   ctx-hotplug: a counter context across CPU 1 going offline
 #             and back
 
@@ -201,6 +204,41 @@ rm -rf /tmp/ctx-bad
 tring-record -q --no-statedump -C perf:cpu:cpu-clock,perf:cpu:context-switches \
 	-e sched_switch -o $OUT/ctx-perf -- sh -c 'for i in 1 2 3 4 5 6 7 8; do sleep 0.01; done'
 tap_ok $? "perf: tring-record -C perf:cpu:cpu-clock,perf:cpu:context-switches: exit status"
+
+# --- instance -----------------------------------------------------------------
+# instances/NAME/context: a buffer tring_test made through the kernel
+# API, written by its inline code (writehere: in the writing shell). The
+# records before a change are left behind; ctx-inst (check-traces-ctx.sh)
+# holds the 10 written after it, each with the shell's pid, tid and name.
+I=$T/instances/ictx
+echo "create ictx 4 8" >$T/test/instance && [ -f $I/context ] &&
+	[ -z "$(cat $I/context)" ]
+tap_ok $? "instance: tring_test's instances/ictx has a context file, empty"
+echo "writehere ictx 5 24 0" >$T/test/instance
+tap_ok $? "instance: 5 events (seq 0-4) before the change"
+echo pid,tid,procname >$I/context &&
+	[ "$(tr '\n' , <$I/context)" = "pid,tid,procname," ]
+tap_ok $? "instance: pid,tid,procname written, read back"
+! (echo "pid,nonsense" >$I/context) 2>/dev/null &&
+	[ "$(tr '\n' , <$I/context)" = "pid,tid,procname," ]
+tap_ok $? "instance: an unknown name refused, the list unchanged"
+: >$I/context && [ -z "$(cat $I/context)" ]
+tap_ok $? "instance: ': >context' empties it"
+tring-record -q --instance ictx -C pid,tid,procname -o $OUT/ctx-inst &
+rec=$!
+recording $OUT/ctx-inst $rec
+! (echo pid >$I/context) 2>/dev/null &&
+	[ "$(tr '\n' , <$I/context)" = "pid,tid,procname," ]
+tap_ok $? "instance: tring-record --instance -C pid,tid,procname set it; a write while it reads refused"
+sh -c "echo \$\$ >$OUT/ctx-inst.expect; echo 'writehere ictx 10 24 100' >$T/test/instance"
+tap_ok $? "instance: 10 events (seq 100-109) from a shell while recording"
+kill -INT $rec
+wait $rec
+tap_ok $? "instance: that recording's exit status"
+[ -z "$(cat $I/context)" ]
+tap_ok $? "instance: tring-record put the empty list back"
+echo "destroy ictx" >$T/test/instance
+tap_ok $? "instance: destroyed"
 
 # --- hotplug ------------------------------------------------------------------
 # A counter context follows CPU hotplug: CPU 1 goes offline and comes

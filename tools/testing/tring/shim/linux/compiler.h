@@ -26,6 +26,7 @@
 #define noinline	__attribute__((__noinline__))
 #define notrace
 #define __percpu
+#define __rcu
 #define __user
 #define __iomem
 #define __must_check	__attribute__((__warn_unused_result__))

@@ -13,5 +13,7 @@
 #define rcu_read_lock()		barrier()
 #define rcu_read_unlock()	barrier()
 #define synchronize_rcu()	barrier()
+/* A buffer's contexts (struct tring_buffer.ctx): never set in the twin. */
+#define rcu_dereference_sched(p)	READ_ONCE(p)
 
 #endif /* _TWIN_LINUX_RCUPDATE_H */
