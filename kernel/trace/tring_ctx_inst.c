@@ -7,7 +7,7 @@
  * the instance's buffer has a set (struct tring_buffer.ctx), the fast
  * path's cache is never filled for it, so every reservation goes out of
  * line, to tring_reserve_slow_v4(), which writes the contexts after the
- * header and returns the longer header to the inline code.
+ * header and returns their size with the header's to the inline code.
  *
  * A change of the list takes effect at a sub-buffer boundary of every
  * CPU, and the records before it are left behind: the set is published,
