@@ -534,6 +534,10 @@ long tring_reserve_hdr(struct tring_cpu *cb, unsigned int id,
 long tring_reserve_slow_v4(struct tring_cpu *cb, unsigned int id,
 			   unsigned int len)
 {
+	/*
+	 * Pairs with rcu_assign_pointer() in tring_ctx_inst_set(): a set
+	 * found is seen whole. Preemption is off: it stays until we return.
+	 */
 	const struct tring_ctx_set *set = rcu_dereference_sched(cb->buf->ctx);
 	unsigned int hlen;
 	long pos;

@@ -348,7 +348,10 @@ bool tring_ctx_ctf(struct seq_file *m, const struct tring_buffer_attr *attr)
 	unsigned int i;
 
 	rcu_read_lock_sched();
-	/* An instance's own contexts, else the default buffer's. */
+	/*
+	 * An instance's own contexts (pairs with rcu_assign_pointer() in
+	 * tring_ctx_inst_set()), else the default buffer's.
+	 */
 	set = rcu_dereference_sched(owner->ctx);
 	if (!set) {
 		set = rcu_dereference_sched(tring_ctx_cur);

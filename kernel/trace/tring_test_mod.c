@@ -138,12 +138,18 @@ static long tring_test_run(void *arg)
 }
 
 /* Run batch @b on its CPU. Called with tring_test_lock held. */
+/* A test event's length: its struct tring_test_payload at least. */
+static bool tring_test_len_ok(unsigned int len)
+{
+	return len >= sizeof(struct tring_test_payload) &&
+	       len <= TRING_TEST_MAX_LEN;
+}
+
 static int tring_test_batch(struct tring_test_batch *b)
 {
 	long ret;
 
-	if (b->len < sizeof(struct tring_test_payload) ||
-	    b->len > TRING_TEST_MAX_LEN || b->cpu >= nr_cpu_ids)
+	if (!tring_test_len_ok(b->len) || b->cpu >= nr_cpu_ids)
 		return -EINVAL;
 	cpus_read_lock();
 	ret = cpu_online(b->cpu) ? work_on_cpu(b->cpu, tring_test_run, b) :
@@ -255,6 +261,7 @@ static int tring_test_instance_cmd(char *s)
 	struct tring_test_batch b = { };
 	unsigned int kb, count;
 	char name[32], ow[16];
+	bool here;
 	int i, n;
 
 	n = sscanf(s, "create %31s %u %u %15s", name, &kb, &count, ow);
@@ -262,27 +269,21 @@ static int tring_test_instance_cmd(char *s)
 		return tring_test_create(name, kb, count,
 					 n == 4 && !strcmp(ow, "overwrite"));
 	/* In the writing task: the instance context test's known writer. */
-	if (sscanf(s, "writehere %31s %lu %u %llu", name, &b.count, &b.len,
-		   &b.seq) >= 3) {
-		i = tring_test_find(name);
-		if (i < 0)
-			return i;
-		if (b.len < sizeof(struct tring_test_payload) ||
-		    b.len > TRING_TEST_MAX_LEN)
-			return -EINVAL;
-		b.buf = tring_test_inst[i];
-		b.cpu = raw_smp_processor_id();
-		return tring_test_run(&b) ?: (b.failed ? -ENOBUFS : 0);
-	}
-	if (sscanf(s, "write %31s %u %lu %u %llu", name, &b.cpu, &b.count,
-		   &b.len, &b.seq) >= 4) {
-		i = tring_test_find(name);
-		if (i < 0)
-			return i;
-		b.buf = tring_test_inst[i];
+	here = sscanf(s, "writehere %31s %lu %u %llu", name, &b.count, &b.len,
+		      &b.seq) >= 3;
+	if (!here && sscanf(s, "write %31s %u %lu %u %llu", name, &b.cpu,
+			    &b.count, &b.len, &b.seq) < 4)
+		return -EINVAL;
+	i = tring_test_find(name);
+	if (i < 0)
+		return i;
+	b.buf = tring_test_inst[i];
+	if (!here)
 		return tring_test_batch(&b);
-	}
-	return -EINVAL;
+	if (!tring_test_len_ok(b.len))
+		return -EINVAL;
+	b.cpu = raw_smp_processor_id();
+	return tring_test_run(&b) ?: (b.failed ? -ENOBUFS : 0);
 }
 
 static ssize_t tring_test_instance_write(struct file *file,
