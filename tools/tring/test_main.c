@@ -88,6 +88,28 @@ const char *tring_first_line(const char *rel)
 	return buf;
 }
 
+char tring_captured[512];
+static const char *tring_capture_rel;
+
+static void tick_capture(unsigned int n)
+{
+	if (n != 1)
+		return;
+	strcpy(tring_captured, tring_first_line(tring_capture_rel));
+	tr_request_stop();
+}
+
+/*
+ * The next recording stops at its first tick, with the first line of
+ * <tring>/@rel then (what it set up) in tring_captured.
+ */
+void tring_capture_at_start(const char *rel)
+{
+	tring_capture_rel = rel;
+	tring_captured[0] = '\0';
+	fk.tick = tick_capture;
+}
+
 void mkdirs(const char *fmt, ...)
 {
 	char path[1024], cmd[1100];

@@ -180,16 +180,6 @@ static void test_function(void)
 	CHECK(err_has("expected one glob of function names"));
 }
 
-static char seen_ctx[256];
-
-static void tick_context(unsigned int n)
-{
-	if (n != 1)
-		return;
-	strcpy(seen_ctx, tring_first_line("context"));
-	tr_request_stop();
-}
-
 /* -C and --callstack: the list in force while recording, the old back. */
 static void test_context(void)
 {
@@ -198,9 +188,9 @@ static void test_context(void)
 	fake_probes();
 	snprintf(path, sizeof(path), "%s/context", fk.tring);
 	write_file(path, "pid\n");
-	fk.tick = tick_context;
+	tring_capture_at_start("context");
 	CHECK(record("-C tid,procname --callstack both -C perf:cpu:cpu-clock") == 0);
-	CHECK(!strcmp(seen_ctx,
+	CHECK(!strcmp(tring_captured,
 		      "tid,procname,callstack-kernel,callstack-user,perf:cpu:cpu-clock"));
 	CHECK(!strcmp(tring_first_line("context"), "pid"));
 	snprintf(path, sizeof(path), "%s/kallsyms", fk.out);

@@ -118,6 +118,8 @@ void check(bool ok, const char *what, int line);
 void logev(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void write_file(const char *path, const char *text);
 const char *tring_first_line(const char *rel);
+extern char tring_captured[512];
+void tring_capture_at_start(const char *rel);
 void mkdirs(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void fake_tree(const char *dir, unsigned int ncpus, bool knobs);
 void fake_free(void);

@@ -131,16 +131,6 @@ static void tick_instance(unsigned int n)
 		tr_request_stop();
 }
 
-static char seen_inst_ctx[256];
-
-static void tick_instance_ctx(unsigned int n)
-{
-	if (n != 1)
-		return;
-	strcpy(seen_inst_ctx, tring_first_line("instances/foo/context"));
-	tr_request_stop();
-}
-
 static void test_instance(void)
 {
 	char dir[600], path[700], root[700];
@@ -161,9 +151,9 @@ static void test_instance(void)
 	write_file(path, "\n");
 	snprintf(root, sizeof(root), "%s/context", fk.tring);
 	write_file(root, "tid\n");
-	fk.tick = tick_instance_ctx;
+	tring_capture_at_start("instances/foo/context");
 	CHECK(record("--force --instance foo -C pid,procname") == 0);
-	CHECK(!strcmp(seen_inst_ctx, "pid,procname"));
+	CHECK(!strcmp(tring_captured, "pid,procname"));
 	CHECK(!strcmp(tring_first_line("instances/foo/context"), ""));
 	CHECK(!strcmp(tring_first_line("context"), "tid"));
 	unlink(path);
