@@ -150,6 +150,14 @@ int tring_ctx_reserve(unsigned int id, unsigned int len,
 struct tring_buffer *tring_ctx_buffer(void);
 int tring_ctx_scratch_alloc(struct tring_ctx_set *set);
 
+/*
+ * tring_ctx_values.c: a 32-bit context's value (ids, priorities, states,
+ * namespaces; not pid, tid, procname, stacks or counters) and the host
+ * name, NUL-padded to @size, of the current task; any context.
+ */
+u32 tring_ctx_u32(unsigned int kind);
+void tring_ctx_hostname(void *p, unsigned int size);
+
 /* tring_ctx_perf.c */
 int tring_ctx_perf_lookup(const char *name, struct tring_ctx_item *it);
 int tring_ctx_perf_start(struct tring_ctx_set *set);

@@ -48,7 +48,7 @@ struct tring_ring_mem {
 			  struct tring_slot **slots, unsigned long *pfn);
 };
 
-/* tring_core.c: creation */
+/* tring_core_alloc.c: creation */
 int tring_check_attr(const struct tring_buffer_attr *attr);
 int tring_core_init(void);
 void tring_core_exit(void);
@@ -93,11 +93,41 @@ static inline long tring_pos_pack(unsigned long pos, unsigned int hlen,
 	       ((unsigned long)(clen / 4) << TRING_POS_CTX_SHIFT);
 }
 
-/* tring_core.c: the reader side (the rest is in <linux/tring.h>). */
+/* A ring's geometry, shared by the core's files (tring_core*.c). */
+static inline unsigned long tring_ring_bytes(const struct tring_cpu *cb)
+{
+	return (cb->slot_mask + 1) << cb->subbuf_shift;
+}
+
+static inline unsigned long tring_lap(const struct tring_cpu *cb,
+				      unsigned long pos)
+{
+	return pos >> cb->lap_shift;
+}
+
+/*
+ * slot->map's tag is the lap plus one, modulo 2^39 (the bits above
+ * TRING_MAP_TAG_SHIFT): compare tags as a signed difference, so that
+ * they keep working after the counter wraps.
+ */
+static inline long tring_tag_diff(unsigned long e, unsigned long tag)
+{
+	return (long)(((e >> TRING_MAP_TAG_SHIFT) - tag) << TRING_MAP_TAG_SHIFT) >>
+	       TRING_MAP_TAG_SHIFT;
+}
+
+/* tring_core.c: a writer's steps, which a flush takes too. */
+u64 tring_cpu_losses(struct tring_cpu *cb);
+int tring_prepare_switch(struct tring_cpu *cb, unsigned long boundary);
+void tring_open(struct tring_cpu *cb, unsigned long boundary, u64 ts);
+void tring_close(struct tring_cpu *cb, unsigned long old, u64 ts,
+		 u64 losses);
+u64 tring_clock_after(struct tring_cpu *cb, u64 *last);
+
+/* tring_core_read.c: the reader side (the rest is in <linux/tring.h>). */
 void tring_cpu_reader_reset(struct tring_cpu *cb);
 bool tring_cpu_readable(struct tring_cpu *cb);
 void tring_cpu_counts(struct tring_cpu *cb, struct tring_counts *c);
-u64 tring_cpu_losses(struct tring_cpu *cb);
 void tring_cpu_preload(struct tring_cpu *cb, unsigned long nr, u64 events);
 
 static inline unsigned long tring_cpu_map_size(const struct tring_cpu *cb)
