@@ -58,11 +58,11 @@ added() {
 }
 
 # paired FILE A B [FLOOR]: per round, A's added cost over B's (each less
-# FLOOR's added cost of the same round, if given); rounds where either
+# FLOOR's added cost of the same round, if given and not "none"); rounds where either
 # is "x", or B's (less the floor) is not above 0, left out
 paired() {
 	join <(added "$1" "$2") <(added "$1" "$3") |
-		join - <(if [ -n "${4:-}" ]; then added "$1" "$4"; else added "$1" none | awk '{ print $1, 0 }'; fi) |
+		join - <(if [ -n "${4:-}" ] && [ "$4" != none ]; then added "$1" "$4"; else added "$1" none | awk '{ print $1, 0 }'; fi) |
 		awk '$2 != "x" && $3 != "x" && $4 != "x" && $3 - $4 > 0 { printf "%.3f\n", ($2 - $4) / ($3 - $4) }'
 }
 
@@ -84,7 +84,7 @@ ref() {
 	lttng-ctx-*) echo "tring-ctx-${1#lttng-ctx-}" ;;
 	perf-kprobe-g) echo tring-ctx-stacks ;;
 	*-kretprobe | tring-retfloor) echo tring-kretprobe ;;
-	*-function) echo tring-function ;;
+	*-function | tring-funcfloor) echo tring-function ;;
 	# LTTng's kprobe records no argument: the bare one, where it ran.
 	lttng-probe) if grep -q "^probe [0-9]* tring-kprobe-bare ns" "$f"; then
 		echo tring-kprobe-bare; else echo tring-kprobe; fi ;;
@@ -92,12 +92,18 @@ ref() {
 	esac
 }
 
-# floor TRACER: the floor of its kind (the trap): a kretprobe's for the
-# return probes, a kprobe's for the others; none for function entry
-floor() {
-	case $1 in
+# floors FILE TRACER: the floors of its kind, each a row of the targets:
+# the trap (a kretprobe's for the return probes, a kprobe's for the
+# others); for function entry the trampoline (tring-funcfloor, where it
+# ran) and none, the whole hit (the only row before tring-funcfloor)
+floors() {
+	case $2 in
 	*-kretprobe) echo tring-retfloor ;;
-	*-function) echo "" ;;
+	*-function)
+		if grep -q "^probe [0-9]* tring-funcfloor ns" "$1"; then
+			echo tring-funcfloor
+		fi
+		echo none ;;
 	*) echo tring-floor ;;
 	esac
 }
@@ -215,23 +221,27 @@ for series in $kernels; do
 			ref="$rf" over_ref:n="$rr" events:n="$ev" lost="$lo" failed_rounds:n="$fails")")
 	done
 	echo
-	echo "Targets: tring's cost per hit beyond the floor (the trap: the same probe enabled, tracking"
-	echo "leaving every hit out) at most 0.5x each peer's beyond the same floor; tring's function entry at"
-	echo "most 0.5x the peer's cost per hit. Median over rounds of the ratio within each round, in time"
+	echo "Targets: tring's cost per hit beyond the floor (the trap or trampoline every tracer pays:"
+	echo "tring's probe enabled, tracking leaving every hit out) at most 0.5x each peer's beyond the same"
+	echo "floor; function entry also per whole hit (floor none). Median over rounds of the ratio within"
+	echo "each round, in time (its interval: 95% bootstrap of the median from 7 rounds, else the range)"
 	echo "and in instructions (insn)."
-	printf '%-17s %-17s %-15s %8s %8s %s\n' tring peer floor ratio insn 'target <= 0.5 (time, insn)'
+	printf '%-17s %-17s %-15s %8s %-12s %8s %s\n' tring peer floor ratio interval insn 'target <= 0.5 (time, insn)'
 	for t in $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | awk '!s[$0]++'); do
 		case $t in
 		none | tring-*) continue ;;
 		esac
 		rf=$(ref "$t")
-		fl=$(floor "$t")
-		rt=$(paired "$f" "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
-		it=$(insn_of paired "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
-		met=$(met_of "$rt")
-		printf '%-17s %-17s %-15s %8s %8s %s\n' "$rf" "$t" "${fl:-none}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
-		[ -z "$json" ] || json_rows+=("$(jrow target="$rf vs $t" floor="${fl:-none}" ratio:n="$rt" \
-			met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
+		for fl in $(floors "$f" "$t"); do
+			rt=$(paired "$f" "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
+			read -r lo hi < <(paired "$f" "$rf" "$t" "$fl" | ci95 2)
+			it=$(insn_of paired "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
+			met=$(met_of "$rt")
+			printf '%-17s %-17s %-15s %8s %-12s %8s %s\n' "$rf" "$t" "$fl" "${rt:--}" "[$lo, $hi]" "${it:--}" "$met, $(met_of "$it")"
+			[ -z "$json" ] || json_rows+=("$(jrow target="$rf vs $t" floor="$fl" ratio:n="$rt" \
+				ratio_interval:nl="$lo $hi" \
+				met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
+		done
 	done
 	echo
 	echo "Contexts: what each adds to tring's kprobe event (tring-ctx-X - tring-kprobe) over what the"

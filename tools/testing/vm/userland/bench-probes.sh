@@ -19,6 +19,9 @@
 #                    (never the caller): the trap and the tracking check,
 #                    nothing recorded
 #   tring-retfloor   the same for the kretprobe
+#   tring-funcfloor  the same for function entry: the function event
+#                    enabled, tracking/pid holding kthreadd: ftrace's
+#                    trampoline, tring's callback to its tracking check
 #   ftrace-kprobe, ftrace-kretprobe: the same definitions in tracefs'
 #                    kprobe_events, trace-cmd record -e pbench/...
 #   ftrace-function  trace-cmd record -p function -l the function
@@ -66,7 +69,7 @@ SUBBUFKB=${SUBBUFKB:-64}
 # CHECK=1: round 1's traces read back and their events counted (slow
 # under emulation); 0 (the default): the counts the tracers report.
 CHECK=${CHECK:-0}
-TRACERS=${TRACERS:-none tring-kprobe tring-kprobe-bare tring-kretprobe tring-function tring-floor tring-retfloor
+TRACERS=${TRACERS:-none tring-kprobe tring-kprobe-bare tring-kretprobe tring-function tring-floor tring-retfloor tring-funcfloor
 ftrace-kprobe ftrace-kretprobe ftrace-function perf-kprobe perf-kretprobe lttng-probe lttng-function
 tring-ctx-ids tring-ctx-kstack tring-ctx-ustack tring-ctx-stacks tring-ctx-perf
 lttng-ctx-ids lttng-ctx-kstack lttng-ctx-ustack lttng-ctx-perf perf-kprobe-g}
@@ -132,7 +135,9 @@ echo 0 >/proc/sys/kernel/perf_cpu_time_max_percent
 [ -f $T/kprobe_events ] || for t in tring-kprobe tring-kretprobe tring-floor tring-retfloor; do
 	unsupported $t "no kprobe_events in this tring"
 done
-[ -f $T/functions ] || unsupported tring-function "no functions file in this tring"
+[ -f $T/functions ] || for t in tring-function tring-funcfloor; do
+	unsupported $t "no functions file in this tring"
+done
 if [ ! -f $TR/kprobe_events ]; then
 	for t in ftrace-kprobe ftrace-kretprobe perf-kprobe perf-kretprobe; do
 		unsupported $t "no kprobe_events in tracefs"
@@ -257,6 +262,7 @@ run_tring_kretprobe() { tring_run "r:pbench/ret $FN $RET" pbench/ret; }
 run_tring_function() { tring_run function ftrace/function; }
 run_tring_floor() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry 2; }
 run_tring_retfloor() { tring_run "r:pbench/ret $FN $RET" pbench/ret 2; }
+run_tring_funcfloor() { tring_run function ftrace/function 2; }
 # The kprobe with contexts: CTX for tring-record -C.
 run_tring_ctx_ids() { CTX=pid,tid,procname run_tring_kprobe; }
 run_tring_ctx_kstack() { CTX=callstack-kernel run_tring_kprobe; }
