@@ -18,13 +18,7 @@
  * Reading gives "ns_per_event <median> min <min> max <max> events <n>"
  * for the last run (per CPU; with cpus=all, the slowest CPU's time).
  *
- * The read-side benchmark fills a buffer: write
- * "<tring|ftrace> <events> <cpu> [<rate>]" to bench/fill to write that
- * many 64-byte events on <cpu>, at <rate> events per second if given
- * (paced every 64 events) or as fast as possible, into tring's default buffer (test events, so
- * the files decode) or into ftrace's (the tring_bench:tring_bench_event
- * trace event, enabled through tracefs); reading bench/fill tells how
- * many were written, how many refused and how long it took.
+ * bench/fill, the read-side benchmark's writer: tring_bench_fill.c.
  *
  * All buffers are about 1 MiB per CPU, in overwrite mode so every write
  * does the full work (no write fails cheaply on a full buffer). relay
@@ -46,13 +40,12 @@
 #include <linux/slab.h>
 #include <linux/sort.h>
 #include <linux/uaccess.h>
-#include <linux/workqueue.h>
 
 #include <linux/tring.h>
 #include "tring_bench.h"
+#include "tring_bench_mod.h"
 #include "tring_cmd.h"
 #include "tring_compat.h"
-#include "tring_test.h"
 
 #define CREATE_TRACE_POINTS
 #include "tring_bench_trace.h"
@@ -105,7 +98,7 @@ struct bench_cpu {
 };
 
 static DEFINE_PER_CPU(struct bench_cpu, bench_pcpu);
-static DEFINE_MUTEX(bench_lock);	/* one run at a time */
+DEFINE_MUTEX(tring_bench_lock);	/* one run or fill at a time */
 static struct dentry *bench_dir;
 
 /* The buffers of the run in progress. */
@@ -114,7 +107,7 @@ static struct trace_buffer *bench_ftrace;
 static struct rchan *bench_relay;
 static u8 bench_payload[8 + BENCH_MAX_PAYLOAD] __aligned(8);
 
-/* Another module's buffer, when one is registered (bench_lock). */
+/* Another module's buffer, when one is registered (tring_bench_lock). */
 static const struct tring_bench_ext *bench_ext;
 static struct bench_run bench_cur;
 static atomic_t bench_ready;
@@ -524,12 +517,12 @@ int tring_bench_ext_register(const struct tring_bench_ext *ext)
 {
 	int ret = 0;
 
-	mutex_lock(&bench_lock);
+	mutex_lock(&tring_bench_lock);
 	if (bench_ext)
 		ret = -EBUSY;
 	else
 		bench_ext = ext;
-	mutex_unlock(&bench_lock);
+	mutex_unlock(&tring_bench_lock);
 	return ret;
 }
 EXPORT_SYMBOL_GPL(tring_bench_ext_register);
@@ -541,10 +534,10 @@ EXPORT_SYMBOL_GPL(tring_bench_ext_register);
  */
 void tring_bench_ext_unregister(const struct tring_bench_ext *ext)
 {
-	mutex_lock(&bench_lock);
+	mutex_lock(&tring_bench_lock);
 	if (bench_ext == ext)
 		bench_ext = NULL;
-	mutex_unlock(&bench_lock);
+	mutex_unlock(&tring_bench_lock);
 }
 EXPORT_SYMBOL_GPL(tring_bench_ext_unregister);
 
@@ -587,11 +580,11 @@ static ssize_t bench_run_write(struct file *file, const char __user *ubuf,
 	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
 	if (ret)
 		return ret;
-	mutex_lock(&bench_lock);
+	mutex_lock(&tring_bench_lock);
 	ret = bench_parse(strim(s), &bench_cur);
 	if (!ret)
 		ret = bench_execute();
-	mutex_unlock(&bench_lock);
+	mutex_unlock(&tring_bench_lock);
 	return ret ? ret : count;
 }
 
@@ -602,7 +595,7 @@ static ssize_t bench_run_read(struct file *file, char __user *ubuf,
 	u64 n;
 	int len;
 
-	mutex_lock(&bench_lock);
+	mutex_lock(&tring_bench_lock);
 	n = max(bench_result_events, 1U);
 	len = scnprintf(s, sizeof(s),
 			"ns_per_event %llu.%02llu min %llu.%02llu max %llu.%02llu events %u\n",
@@ -613,7 +606,7 @@ static ssize_t bench_run_read(struct file *file, char __user *ubuf,
 			div64_u64(bench_result[2], n),
 			div64_u64(bench_result[2] * 100, n) % 100,
 			bench_result_events);
-	mutex_unlock(&bench_lock);
+	mutex_unlock(&tring_bench_lock);
 	return simple_read_from_buffer(ubuf, count, ppos, s, len);
 }
 
@@ -621,110 +614,6 @@ static const struct file_operations bench_run_fops = {
 	.owner	= THIS_MODULE,
 	.read	= bench_run_read,
 	.write	= bench_run_write,
-	.llseek	= default_llseek,
-};
-
-static struct {
-	bool ftrace;
-	unsigned long events;
-	unsigned long rate;
-	unsigned int cpu;
-	unsigned long written;
-	unsigned long failed;
-	u64 ns;
-} bench_fill_state;
-
-/* Write the fill: test events into tring, or the trace event. */
-static long bench_fill_run(void *arg)
-{
-	struct {
-		struct tring_test_payload tp;
-		u8 data[64 - sizeof(struct tring_test_payload)];
-	} ev;
-	struct tring_buffer *buf;
-	unsigned long i;
-	u64 t0 = ktime_get_ns();
-	int ret;
-
-	ev.tp.cpu = bench_fill_state.cpu;
-	ev.tp.data_len = sizeof(ev.data);
-	for (i = 0; i < bench_fill_state.events; i++) {
-		/* Pace: event i is due i / rate seconds after the start. */
-		if (bench_fill_state.rate && !(i % 64))
-			while (ktime_get_ns() - t0 <
-			       div64_u64((u64)i * NSEC_PER_SEC, bench_fill_state.rate))
-				cpu_relax();
-		/* Both targets: the kworker must not hold its CPU. */
-		if (i && !(i % 1024))
-			cond_resched();
-		ev.tp.seq = i;
-		memset(ev.data, (u8)i, sizeof(ev.data));
-		if (bench_fill_state.ftrace) {
-			trace_tring_bench_event((const u8 *)&ev);
-			bench_fill_state.written++;
-			continue;
-		}
-		preempt_disable();
-		buf = tring_default_buffer();
-		ret = buf ? trace_write_inline(buf, TRING_TEST_EVENT_ID, &ev,
-					       sizeof(ev)) : -ENODEV;
-		preempt_enable();
-		if (ret)
-			bench_fill_state.failed++;
-		else
-			bench_fill_state.written++;
-	}
-	bench_fill_state.ns = ktime_get_ns() - t0;
-	return 0;
-}
-
-static ssize_t bench_fill_write(struct file *file, const char __user *ubuf,
-				size_t count, loff_t *ppos)
-{
-	char s[64], target[8];
-	long ret;
-
-	ret = tring_copy_cmd(s, sizeof(s), ubuf, count);
-	if (ret)
-		return ret;
-	mutex_lock(&bench_lock);
-	ret = -EINVAL;
-	bench_fill_state.rate = 0;
-	if (sscanf(s, "%7s %lu %u %lu", target, &bench_fill_state.events,
-		   &bench_fill_state.cpu, &bench_fill_state.rate) >= 3 &&
-	    (!strcmp(target, "tring") || !strcmp(target, "ftrace")) &&
-	    bench_fill_state.cpu < nr_cpu_ids) {
-		bench_fill_state.ftrace = !strcmp(target, "ftrace");
-		bench_fill_state.written = 0;
-		bench_fill_state.failed = 0;
-		cpus_read_lock();
-		ret = cpu_online(bench_fill_state.cpu) ?
-		      work_on_cpu(bench_fill_state.cpu, bench_fill_run, NULL) :
-		      -ENODEV;
-		cpus_read_unlock();
-	}
-	mutex_unlock(&bench_lock);
-	return ret ? ret : count;
-}
-
-static ssize_t bench_fill_read(struct file *file, char __user *ubuf,
-			       size_t count, loff_t *ppos)
-{
-	char s[96];
-	int len;
-
-	mutex_lock(&bench_lock);
-	len = scnprintf(s, sizeof(s), "written %lu failed %lu ns %llu\n",
-			bench_fill_state.written, bench_fill_state.failed,
-			bench_fill_state.ns);
-	mutex_unlock(&bench_lock);
-	return simple_read_from_buffer(ubuf, count, ppos, s, len);
-}
-
-static const struct file_operations bench_fill_fops = {
-	.owner	= THIS_MODULE,
-	.read	= bench_fill_read,
-	.write	= bench_fill_write,
 	.llseek	= default_llseek,
 };
 
@@ -741,7 +630,7 @@ static int __init tring_bench_init(void)
 	bench_dir = debugfs_create_dir("bench", root);
 	dput(root);
 	debugfs_create_file("run", 0600, bench_dir, NULL, &bench_run_fops);
-	debugfs_create_file("fill", 0600, bench_dir, NULL, &bench_fill_fops);
+	tring_bench_fill_init(bench_dir);
 	return 0;
 }
 

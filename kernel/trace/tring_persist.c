@@ -13,7 +13,7 @@
  * At load the region is read as the previous boot left it (untrusted:
  * tring_persist_check.c); what is valid is copied into a buffer of its
  * own, published frozen as instances/last_boot/ with the metadata of the
- * boot that wrote it. Then the region is laid out anew
+ * boot that wrote it (tring_persist_last.c). Then the region is laid out anew
  * (tring_persist_layout.c) and the default buffer's rings are made in it,
  * in overwrite mode; the write path is the same code. While it runs,
  * every event id given out gets its payload's layout in the region, and
@@ -23,13 +23,10 @@
  * Concurrency: the region's header and rings are written as in any
  * buffer; the layout table, the segment pool and the metadata copies
  * only under tring_persist_lock (event ids are given out under their
- * own tables' locks, which take it inside). The last_boot instance is
- * set up at load and removed at unload or on a write to its release
- * file, under tring_persist_lock.
+ * own tables' locks, which take it inside).
  */
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
-#include <linux/debugfs.h>
 #include <linux/io.h>
 #include <linux/log2.h>
 #include <linux/mm.h>
@@ -48,7 +45,7 @@
 
 #include "tring_events.h"
 #include "tring_gen.h"
-#include "tring_instance.h"
+#include "tring_internal.h"
 #include "tring_persist.h"
 #include "tring_persist_api.h"
 
@@ -97,16 +94,6 @@ static DEFINE_MUTEX(tring_persist_lock);
  */
 static DEFINE_MUTEX(tring_persist_meta_lock);
 static struct tring_persist_region *tring_region;
-/*
- * The previous boot's trace: read at load into @tring_lb_buf and
- * @tring_lb_meta, published as @tring_last_boot once instances/ exists,
- * removed on a write to its release file or at unload. Under
- * tring_persist_lock after load.
- */
-static struct tring_buffer *tring_lb_buf;
-static char *tring_lb_meta;
-static size_t tring_lb_meta_len;
-static struct tring_instance *tring_last_boot;
 
 /**
  * tring_persist_active - is the default buffer in a persistent region
@@ -264,231 +251,6 @@ static struct tring_persist_region *tring_persist_map(const char *s)
 free_region:
 	kfree(r);
 	return ERR_PTR(ret);
-}
-
-/* ---- the previous boot's trace ---- */
-
-/*
- * Copy what @p keeps of @cpu's ring in @v into @cb's first sub-buffers
- * and hand them out. An open packet gets its closing fields, and the
- * losses counted when the packet before it was closed (a lower bound).
- */
-static void tring_last_boot_cpu(const struct tring_persist_view *v,
-				unsigned int cpu,
-				const struct tring_persist_plan *p,
-				struct tring_cpu *cb)
-{
-	const struct tring_persist_header *h = v->h;
-	unsigned long sb = 1UL << h->subbuf_shift;
-	const void *area = v->base + h->cpu_off + (u64)cpu * h->cpu_stride +
-			   h->data_off;
-	struct tring_packet_header *ph;
-	u64 discarded = 0;
-	unsigned int i;
-
-	for (i = 0; i < p->nr && i <= cb->slot_mask; i++) {
-		ph = tring_phys_va(cb, i);
-		memcpy(ph, area + p->pk[i].phys * sb, sb);
-		if (p->pk[i].open) {
-			tring_persist_close_packet(ph, &p->pk[i], sb);
-			ph->events_discarded = discarded;
-		}
-		discarded = ph->events_discarded;
-	}
-	tring_cpu_preload(cb, i, p->events);
-}
-
-/* Check @cpu's ring in @v and move what is kept into @buf: events kept. */
-static u64 tring_last_boot_fill(const struct tring_persist_view *v,
-				unsigned int cpu, struct tring_persist_plan *p,
-				struct tring_buffer *buf)
-{
-	struct tring_cpu *cb;
-
-	memset(p->used, 0, BITS_TO_LONGS(v->h->nr_phys) * sizeof(long));
-	tring_persist_check_cpu(v, cpu, p);
-	if (p->why) {
-		if (strcmp(p->why, "the CPU had no ring") &&
-		    strcmp(p->why, "nothing written"))
-			pr_warn("last boot: CPU %u's events left out: %s\n", cpu, p->why);
-		return 0;
-	}
-	/* The region's CPU ids are the writing boot's: this one may have fewer. */
-	if (cpu >= nr_cpu_ids || !cpu_possible(cpu)) {
-		pr_warn("last boot: CPU %u's %llu events left out: this boot has no CPU %u\n",
-			cpu, p->events, cpu);
-		return 0;
-	}
-	cb = tring_buffer_cpu(buf, cpu);
-	if (!cb) {
-		pr_warn("last boot: CPU %u's %llu events left out: the CPU is offline now\n",
-			cpu, p->events);
-		return 0;
-	}
-	tring_last_boot_cpu(v, cpu, p, cb);
-	pr_info("last boot: CPU %u: %u sub-buffers, %llu events%s%s\n", cpu,
-		p->nr, p->events, p->inexact ?
-		" (cut where a writer stopped between reserve and commit)" : "",
-		p->undescribed ?
-		" (cut at a record of an event the metadata kept does not describe)" : "");
-	return p->events;
-}
-
-/* The most sub-buffers one CPU's ring in @v keeps. */
-static unsigned int tring_last_boot_most(const struct tring_persist_view *v,
-					 struct tring_persist_plan *p)
-{
-	unsigned int cpu, most = 0;
-
-	for (cpu = 0; cpu < v->h->nr_cpus; cpu++) {
-		memset(p->used, 0, BITS_TO_LONGS(v->h->nr_phys) * sizeof(long));
-		tring_persist_check_cpu(v, cpu, p);
-		most = max(most, p->nr);
-	}
-	return most;
-}
-
-/*
- * A frozen buffer holding what the region @v keeps, NULL if it keeps no
- * event, or an ERR_PTR(). Its rings are as large as the largest share
- * kept needs.
- */
-static struct tring_buffer *tring_last_boot_buffer(const struct tring_persist_view *v)
-{
-	const struct tring_persist_header *h = v->h;
-	struct tring_buffer_attr attr = {
-		.name = "last_boot",
-		.subbuf_size = 1UL << h->subbuf_shift,
-		.clock = h->clock,
-	};
-	struct tring_persist_plan p = { };
-	struct tring_buffer *buf = ERR_PTR(-ENOMEM);
-	unsigned int cpu, most;
-	u64 kept = 0;
-
-	p.pk = kvcalloc(h->nr_phys, sizeof(*p.pk), GFP_KERNEL);
-	p.used = (u64 *)bitmap_zalloc(h->nr_phys, GFP_KERNEL);
-	if (!p.pk || !p.used)
-		goto free_plan;
-	most = tring_last_boot_most(v, &p);
-	buf = NULL;
-	if (!most)
-		goto free_plan;
-	attr.subbuf_count = roundup_pow_of_two(max(most, 2U));
-	buf = tring_buffer_alloc(&attr);
-	if (IS_ERR(buf))
-		goto free_plan;
-	for (cpu = 0; cpu < h->nr_cpus; cpu++)
-		kept += tring_last_boot_fill(v, cpu, &p, buf);
-	if (!kept) {
-		tring_buffer_free(buf);
-		buf = NULL;
-	}
-free_plan:
-	bitmap_free((unsigned long *)p.used);
-	kvfree(p.pk);
-	return buf;
-}
-
-/*
- * Read the region as the previous boot left it and keep what is valid,
- * for instances/last_boot/. Nothing valid (a cold boot, another layout)
- * is a message.
- */
-static void tring_last_boot_read(struct tring_persist_region *r)
-{
-	struct tring_persist_view v = { .base = r->base, .size = r->size };
-	struct tring_buffer *buf;
-	const char *why;
-	char *meta;
-
-	why = tring_persist_check_header(&v);
-	if (why) {
-		pr_info("last boot: no trace kept: %s\n", why);
-		return;
-	}
-	meta = kvmalloc(v.meta_len, GFP_KERNEL);
-	if (!meta)
-		goto fail;
-	memcpy(meta, v.meta, v.meta_len);
-	buf = tring_last_boot_buffer(&v);
-	if (IS_ERR_OR_NULL(buf)) {
-		kvfree(meta);
-		if (!buf) {
-			pr_info("last boot: no event kept\n");
-			return;
-		}
-		goto fail;
-	}
-	tring_lb_buf = buf;
-	tring_lb_meta = meta;
-	tring_lb_meta_len = v.meta_len;
-	return;
-
-fail:
-	pr_warn("last boot: the trace kept could not be offered (no memory)\n");
-}
-
-static void tring_last_boot_release_fn(struct work_struct *work)
-{
-	mutex_lock(&tring_persist_lock);
-	if (tring_last_boot) {
-		tring_instance_remove(tring_last_boot);
-		tring_last_boot = NULL;
-		pr_info("last boot: released\n");
-	}
-	mutex_unlock(&tring_persist_lock);
-}
-
-static DECLARE_WORK(tring_last_boot_release, tring_last_boot_release_fn);
-
-/*
- * instances/last_boot/release: "1" frees the previous boot's trace. The
- * removal runs from a work item: removing the file from its own write
- * would wait for that write to end.
- */
-static ssize_t tring_release_write(struct file *file, const char __user *ubuf,
-				   size_t count, loff_t *ppos)
-{
-	bool v;
-	int ret;
-
-	ret = kstrtobool_from_user(ubuf, count, &v);
-	if (ret)
-		return ret;
-	if (!v)
-		return -EINVAL;
-	schedule_work(&tring_last_boot_release);
-	return count;
-}
-
-static const struct file_operations tring_release_fops = {
-	.owner	= THIS_MODULE,
-	.open	= simple_open,
-	.write	= tring_release_write,
-	.llseek	= noop_llseek,
-};
-
-/* Publish the previous boot's trace read at load, with its release file. */
-static void tring_last_boot_publish(void)
-{
-	struct tring_instance *inst;
-
-	if (!tring_lb_buf)
-		return;
-	inst = tring_instance_add(tring_lb_buf, tring_lb_meta, tring_lb_meta_len);
-	if (IS_ERR(inst)) {
-		pr_warn("last boot: instances/last_boot could not be made (%ld)\n",
-			PTR_ERR(inst));
-		tring_buffer_free(tring_lb_buf);
-		kvfree(tring_lb_meta);
-	} else {
-		debugfs_create_file("release", 0200, inst->dir, NULL,
-				    &tring_release_fops);
-		tring_last_boot = inst;
-	}
-	tring_lb_buf = NULL;
-	tring_lb_meta = NULL;
 }
 
 /* ---- this boot's trace ---- */
@@ -678,7 +440,7 @@ int tring_persist_init(struct tring_buffer_attr *attr,
 	r = tring_persist_map(persist);
 	if (IS_ERR(r))
 		return PTR_ERR(r);
-	tring_last_boot_read(r);
+	tring_last_boot_read(r->base, r->size);
 	ret = tring_persist_geometry(r->size, nr_cpu_ids, ilog2(attr->subbuf_size),
 				     TRING_PERSIST_META_MAX, &h);
 	if (ret) {
@@ -719,9 +481,7 @@ void tring_persist_start(struct tring_buffer *buf)
 {
 	struct tring_persist_region *r = tring_region;
 
-	mutex_lock(&tring_persist_lock);
 	tring_last_boot_publish();
-	mutex_unlock(&tring_persist_lock);
 	if (!r)
 		return;
 	tring_persist_builtin();
@@ -738,14 +498,7 @@ void tring_persist_exit(void)
 {
 	if (tring_region)
 		cancel_delayed_work_sync(&tring_region->meta_work);
-	cancel_work_sync(&tring_last_boot_release);
-	tring_last_boot_release_fn(NULL);
-	/* Read, never published (a load that failed). */
-	if (tring_lb_buf)
-		tring_buffer_free(tring_lb_buf);
-	kvfree(tring_lb_meta);
-	tring_lb_buf = NULL;
-	tring_lb_meta = NULL;
+	tring_last_boot_exit();
 }
 
 /**

@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
- * tring-record's network output to LTTng's relay daemon (relay.c).
+ * tring-record's network output to LTTng's relay daemon (relay.c, its
+ * connections in relay_net.c).
  */
 #ifndef _TRING_RELAY_H
 #define _TRING_RELAY_H
@@ -9,6 +10,7 @@
 #include <stdint.h>
 #include <stddef.h>
 #include <sys/socket.h>
+#include <sys/uio.h>
 
 /* LTTng's default ports: control and data. */
 #define TR_RELAY_CTRL_PORT	5342
@@ -76,5 +78,13 @@ int tr_relay_beacon(struct tr_rec *r, struct tr_cpu *c, uint64_t ts);
 int tr_relay_close(struct tr_rec *r, bool linger);
 uint32_t tr_relay_packet_bytes(const struct tr_cpu *c,
 			       const struct tring_packet_header *h);
+
+/* relay_net.c: connections, and I/O by the operation's deadline (relay.c) */
+void tr_relay_op_begin(struct tr_relay *n);
+int tr_relay_send_all(struct tr_relay *n, int fd, struct iovec *iov, int cnt,
+		      size_t *done);
+int tr_relay_recv_all(struct tr_relay *n, int fd, void *buf, size_t len);
+int tr_relay_connect_port(struct tr_relay *n, unsigned int port, bool data,
+			  int *fdp);
 
 #endif /* _TRING_RELAY_H */
