@@ -83,6 +83,7 @@ ref() {
 	tring-ctx-*) echo tring-kprobe ;;
 	lttng-ctx-*) echo "tring-ctx-${1#lttng-ctx-}" ;;
 	perf-kprobe-g) echo tring-ctx-stacks ;;
+	tring-bare-noreader) echo tring-kprobe-bare ;;
 	*-kretprobe | tring-retfloor) echo tring-kretprobe ;;
 	*-function | tring-funcfloor) echo tring-function ;;
 	# LTTng's kprobe records no argument: the bare one, where it ran.
@@ -90,6 +91,16 @@ ref() {
 		echo tring-kprobe-bare; else echo tring-kprobe; fi ;;
 	*) echo tring-kprobe ;;
 	esac
+}
+
+# refs FILE TRACER: the tring rows a peer's targets compare: ref's, and
+# for LTTng's probe also the bare kprobe with no reader during the calls
+# (tring-bare-noreader), where it ran
+refs() {
+	ref "$2"
+	if [ "$2" = lttng-probe ] && grep -q "^probe [0-9]* tring-bare-noreader ns" "$1"; then
+		echo tring-bare-noreader
+	fi
 }
 
 # floors FILE TRACER: the floors of its kind, each a row of the targets:
@@ -231,7 +242,7 @@ for series in $kernels; do
 		case $t in
 		none | tring-*) continue ;;
 		esac
-		rf=$(ref "$t")
+		for rf in $(refs "$f" "$t"); do
 		for fl in $(floors "$f" "$t"); do
 			rt=$(paired "$f" "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
 			read -r lo hi < <(paired "$f" "$rf" "$t" "$fl" | ci95 2)
@@ -241,6 +252,7 @@ for series in $kernels; do
 			[ -z "$json" ] || json_rows+=("$(jrow target="$rf vs $t" floor="$fl" ratio:n="$rt" \
 				ratio_interval:nl="$lo $hi" \
 				met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
+		done
 		done
 	done
 	echo

@@ -13,6 +13,9 @@
 #   tring-kprobe     p:pbench/entry ... a=%di:u64 b=%si:s32, tring-record
 #   tring-kprobe-bare p:pbench/bare ... with no argument: what LTTng's
 #                    --probe records (the address; tring adds the pid)
+#   tring-bare-noreader (not in the default list) the same with no
+#                    reader running during the calls: tring-record
+#                    drains the buffer after them
 #   tring-kretprobe  r:pbench/ret ... ret=$retval:s64, tring-record
 #   tring-function   functions = the function, event ftrace/function
 #   tring-floor      the kprobe enabled, tracking/pid holding kthreadd
@@ -263,6 +266,27 @@ run_tring_function() { tring_run function ftrace/function; }
 run_tring_floor() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry 2; }
 run_tring_retfloor() { tring_run "r:pbench/ret $FN $RET" pbench/ret 2; }
 run_tring_funcfloor() { tring_run function ftrace/function 2; }
+# The bare kprobe with no reader during the calls: tring-record drains
+# the default buffer after them (its 4 MiB per CPU holds the run).
+run_tring_bare_noreader() {
+	echo "p:pbench/bare $FN" >$T/kprobe_events || return
+	echo 1 >$T/events/pbench/bare/enable
+	ns=$(calls)
+	echo 0 >$T/events/pbench/bare/enable
+	rm -rf $O
+	# Recording (its metadata made): it takes what is complete, and
+	# at its stop the rest.
+	rec_start /tmp/tring.log tring-record -q --no-statedump --nice 0 -o $O \
+		--summary /tmp/tring.summary
+	ready tring_up
+	kill -TERM "$rec_pid"
+	wait "$rec_pid"
+	events=$(sed -n 's/^total\.events=//p' /tmp/tring.summary)
+	# Every loss since the buffer was made: a loss before the calls
+	# makes the round "x", never one that looks cheaper.
+	lost=$(sed -n 's/^total\.lost=//p' /tmp/tring.summary)
+	: >$T/kprobe_events
+}
 # The kprobe with contexts: CTX for tring-record -C.
 run_tring_ctx_ids() { CTX=pid,tid,procname run_tring_kprobe; }
 run_tring_ctx_kstack() { CTX=callstack-kernel run_tring_kprobe; }
