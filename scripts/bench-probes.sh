@@ -58,11 +58,11 @@ added() {
 }
 
 # paired FILE A B [FLOOR]: per round, A's added cost over B's (each less
-# FLOOR's added cost of the same round, if given and not "none"); rounds where either
-# is "x", or B's (less the floor) is not above 0, left out
+# FLOOR's added cost of the same round; none's, 0, by default); rounds
+# where either is "x", or B's (less the floor) is not above 0, left out
 paired() {
 	join <(added "$1" "$2") <(added "$1" "$3") |
-		join - <(if [ -n "${4:-}" ] && [ "$4" != none ]; then added "$1" "$4"; else added "$1" none | awk '{ print $1, 0 }'; fi) |
+		join - <(added "$1" "${4:-none}") |
 		awk '$2 != "x" && $3 != "x" && $4 != "x" && $3 - $4 > 0 { printf "%.3f\n", ($2 - $4) / ($3 - $4) }'
 }
 
@@ -93,14 +93,22 @@ ref() {
 	esac
 }
 
+# variants TRACER: tring rows measuring TRACER's event another way
+variants() {
+	case $1 in
+	tring-kprobe-bare) echo tring-bare-noreader ;;	# no reader during the calls
+	esac
+}
+
 # refs FILE TRACER: the tring rows a peer's targets compare: ref's, and
-# for LTTng's probe also the bare kprobe with no reader during the calls
-# (tring-bare-noreader), where it ran
+# its variants that ran
 refs() {
-	ref "$2"
-	if [ "$2" = lttng-probe ] && grep -q "^probe [0-9]* tring-bare-noreader ns" "$1"; then
-		echo tring-bare-noreader
-	fi
+	local rf v
+	rf=$(ref "$2")
+	echo "$rf"
+	for v in $(variants "$rf"); do
+		grep -q "^probe [0-9]* $v ns" "$1" && echo "$v"
+	done
 }
 
 # floors FILE TRACER: the floors of its kind, each a row of the targets:
@@ -182,6 +190,18 @@ for series in $kernels; do
 	fi
 	# insn_of CMD ARGS...: CMD's figure over $fi, or "-" without counts
 	insn_of() { if [ -n "$fi" ]; then "$1" "$fi" "${@:2}"; fi; }
+	# target_row TRING PEER FLOOR: one row of the targets (and its JSON)
+	target_row() {
+		local rt lo hi it met
+		rt=$(paired "$f" "$1" "$2" "$3" | median | awk 'NF { printf "%.2f", $1 }')
+		read -r lo hi < <(paired "$f" "$1" "$2" "$3" | ci95 2)
+		it=$(insn_of paired "$1" "$2" "$3" | median | awk 'NF { printf "%.2f", $1 }')
+		met=$(met_of "$rt")
+		printf '%-17s %-17s %-15s %8s %-12s %8s %s\n' "$1" "$2" "$3" "${rt:--}" "[$lo, $hi]" "${it:--}" "$met, $(met_of "$it")"
+		[ -z "$json" ] || json_rows+=("$(jrow target="$1 vs $2" floor="$3" ratio:n="$rt" \
+			ratio_interval:nl="$lo $hi" \
+			met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
+	}
 
 	echo
 	echo "== Dynamic probes: Linux $(inf kernel), $(inf cpus) vCPUs, clocksource $(inf clocksource), QEMU TCG (emulated) =="
@@ -243,16 +263,9 @@ for series in $kernels; do
 		none | tring-*) continue ;;
 		esac
 		for rf in $(refs "$f" "$t"); do
-		for fl in $(floors "$f" "$t"); do
-			rt=$(paired "$f" "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
-			read -r lo hi < <(paired "$f" "$rf" "$t" "$fl" | ci95 2)
-			it=$(insn_of paired "$rf" "$t" "$fl" | median | awk 'NF { printf "%.2f", $1 }')
-			met=$(met_of "$rt")
-			printf '%-17s %-17s %-15s %8s %-12s %8s %s\n' "$rf" "$t" "$fl" "${rt:--}" "[$lo, $hi]" "${it:--}" "$met, $(met_of "$it")"
-			[ -z "$json" ] || json_rows+=("$(jrow target="$rf vs $t" floor="$fl" ratio:n="$rt" \
-				ratio_interval:nl="$lo $hi" \
-				met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
-		done
+			for fl in $(floors "$f" "$t"); do
+				target_row "$rf" "$t" "$fl"
+			done
 		done
 	done
 	echo

@@ -137,7 +137,6 @@ static long tring_test_run(void *arg)
 	return 0;
 }
 
-/* Run batch @b on its CPU. Called with tring_test_lock held. */
 /* A test event's length: its struct tring_test_payload at least. */
 static bool tring_test_len_ok(unsigned int len)
 {
@@ -145,6 +144,7 @@ static bool tring_test_len_ok(unsigned int len)
 	       len <= TRING_TEST_MAX_LEN;
 }
 
+/* Run batch @b on its CPU. Called with tring_test_lock held. */
 static int tring_test_batch(struct tring_test_batch *b)
 {
 	long ret;

@@ -230,11 +230,41 @@ ftrace_missed() { awk -v n="$1" '$1 == n { print $3 }' $TR/kprobe_profile; }
 
 run_none() { ns=$(calls); events=0 lost=0; }
 
+# tring_rec ARG...: tring-record to $O with ARG..., recording (its
+# metadata made); 1 if it does not start
+tring_rec() {
+	rec_start /tmp/tring.log tring-record -q --no-statedump --nice 0 -o $O \
+		--summary /tmp/tring.summary "$@"
+	ready tring_up || { rec_stop; return 1; }
+}
+
+# tring_stop [made]: stop tring-record (it takes the rest at its stop);
+# events and lost from its summary: the losses since it started, or
+# with "made" every loss since the buffer was made
+tring_stop() {
+	local s=/tmp/tring.summary l0=0
+	kill -TERM "$rec_pid"
+	wait "$rec_pid"
+	events=$(sed -n 's/^total\.events=//p' $s)
+	[ "${1:-}" = made ] || l0=$(sed -n 's/^total\.lost_at_start=//p' $s)
+	lost=$(($(sed -n 's/^total\.lost=//p' $s) - l0))
+}
+
+# tring_calls EVENT [TRACK]: the calls timed with EVENT enabled (TRACK:
+# tracking/pid meanwhile)
+tring_calls() {
+	[ -z "${2:-}" ] || echo "$2" >$T/tracking/pid
+	echo 1 >$T/events/"$1"/enable
+	ns=$(calls)
+	echo 0 >$T/events/"$1"/enable
+	: >$T/tracking/pid
+}
+
 # tring_run DEF EVENT [TRACK]: tring-record to $O with the probe DEF
 # (kprobe_events) or the function set (DEF "function") enabled as EVENT;
 # TRACK: tracking/pid during the calls
 tring_run() {
-	local def=$1 ev=$2 s
+	local def=$1 ev=$2
 	rm -rf $O
 	if [ "$def" = function ]; then
 		echo $FN >$T/functions || return
@@ -242,20 +272,10 @@ tring_run() {
 		echo "$def" >$T/kprobe_events || return
 	fi
 	# shellcheck disable=SC2046
-	rec_start /tmp/tring.log tring-record -q --no-statedump --nice 0 -b "$BUFKB" \
-		-s "$SUBBUFKB" --discard -o $O --summary /tmp/tring.summary \
-		$([ -z "${CTX:-}" ] || echo -C "$CTX")
-	ready tring_up || { rec_stop; return; }
-	[ -z "${3:-}" ] || echo "$3" >$T/tracking/pid
-	echo 1 >$T/events/"$ev"/enable
-	ns=$(calls)
-	echo 0 >$T/events/"$ev"/enable
-	: >$T/tracking/pid
-	kill -TERM "$rec_pid"
-	wait "$rec_pid"
-	s=/tmp/tring.summary
-	events=$(sed -n 's/^total\.events=//p' $s)
-	lost=$(($(sed -n 's/^total\.lost=//p' $s) - $(sed -n 's/^total\.lost_at_start=//p' $s)))
+	tring_rec -b "$BUFKB" -s "$SUBBUFKB" --discard \
+		$([ -z "${CTX:-}" ] || echo -C "$CTX") || return
+	tring_calls "$ev" "${3:-}"
+	tring_stop
 	if [ "$def" = function ]; then : >$T/functions; else : >$T/kprobe_events; fi
 	[ "$RB" = 1 ] && tev=$(babeltrace2 $O 2>/dev/null | grep -c "$(basename "$ev"):")
 }
@@ -266,25 +286,14 @@ run_tring_function() { tring_run function ftrace/function; }
 run_tring_floor() { tring_run "p:pbench/entry $FN $ARGS" pbench/entry 2; }
 run_tring_retfloor() { tring_run "r:pbench/ret $FN $RET" pbench/ret 2; }
 run_tring_funcfloor() { tring_run function ftrace/function 2; }
-# The bare kprobe with no reader during the calls: tring-record drains
-# the default buffer after them (its 4 MiB per CPU holds the run).
+# The bare kprobe with no reader during the calls: tring-record (no -b:
+# the buffer as it is) drains it after them; a loss since the buffer
+# was made marks the round, never one that looks cheaper.
 run_tring_bare_noreader() {
 	echo "p:pbench/bare $FN" >$T/kprobe_events || return
-	echo 1 >$T/events/pbench/bare/enable
-	ns=$(calls)
-	echo 0 >$T/events/pbench/bare/enable
+	tring_calls pbench/bare
 	rm -rf $O
-	# Recording (its metadata made): it takes what is complete, and
-	# at its stop the rest.
-	rec_start /tmp/tring.log tring-record -q --no-statedump --nice 0 -o $O \
-		--summary /tmp/tring.summary
-	ready tring_up
-	kill -TERM "$rec_pid"
-	wait "$rec_pid"
-	events=$(sed -n 's/^total\.events=//p' /tmp/tring.summary)
-	# Every loss since the buffer was made: a loss before the calls
-	# makes the round "x", never one that looks cheaper.
-	lost=$(sed -n 's/^total\.lost=//p' /tmp/tring.summary)
+	tring_rec && tring_stop made
 	: >$T/kprobe_events
 }
 # The kprobe with contexts: CTX for tring-record -C.
