@@ -12,9 +12,9 @@
 # usage: bench-probes.sh OUTDIR [JSONFILE]
 # Prints the tables; appends one JSON object per kernel to JSONFILE.
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS (7),
-# WARMUP (1), CALLS (200000), BUFKB (4096), SUBBUFKB (64), CHECK (1:
+# WARMUP (1), CALLS (50000), BUFKB (4096), SUBBUFKB (64), CHECK (1:
 # round 1's traces read back), TRACERS (see the guest script);
-# PROBES_SHORT=1: ROUNDS=3 CALLS=50000 unless given; PROBES_TIMEOUT (s,
+# PROBES_SHORT=1: ROUNDS=3 unless given; PROBES_TIMEOUT (s,
 # default 3600); PROBES_REPRINT=1 prints the tables of the results
 # already in OUTDIR without booting a guest; INSN=0: no instruction
 # counts (by default QEMU counts each run's guest instructions, and the
@@ -37,7 +37,7 @@ json=${2:-}
 kernels=${TRING_BENCH_KERNELS:-6.1 6.12}
 say() { echo "bench: $*" >&2; }
 if [ "${PROBES_SHORT:-0}" = 1 ]; then
-	ROUNDS=${ROUNDS:-3} CALLS=${CALLS:-50000}
+	ROUNDS=${ROUNDS:-3}
 fi
 
 # median, ci95: the shared statistics

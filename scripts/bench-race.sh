@@ -12,7 +12,9 @@
 # Prints the tables; appends one JSON object per kernel to JSONFILE.
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS, WARMUP, RATE_ROUNDS, BUFKB,
 # SUBBUFKB, SYSCALLS, PINGPONG, HB_GROUPS, HB_LOOPS, FORKS, ALONE, CHECK,
-# EXACT, SECTIONS (all parts; the race alone when WORKLOADS is set),
+# EXACT, RB_HOST (1, the default: every trace is counted here, natively,
+# once the guest is done: scripts/race-readback.sh; 0: in the guest;
+# 2: both, checked), SECTIONS (all parts; the race alone when WORKLOADS is set),
 # TRACERS, WORKLOADS, GEN_TRACERS, RATES, RATE_MS, RATE_BUFKB, TRING_OPTS, TRING_WRAP (see
 # tools/testing/vm/userland/bench-race.sh); RACE_TIMEOUT (s, default 3600);
 # RACE_FULL=1 runs every part on every kernel (by default kernels other
@@ -26,7 +28,7 @@ set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -41,6 +43,7 @@ say() { echo "bench: $*" >&2; }
 json_rows=()
 # What the caller narrowed, kept: each kernel's run starts from it.
 sections0=${SECTIONS:-}
+RB_HOST=${RB_HOST:-1}
 workloads0=${WORKLOADS:-}
 
 make -C "$top" -s tools >/dev/null
@@ -224,7 +227,7 @@ for series in $kernels; do
 		echo "MODDIR=$(guest_moddir "$kdir")"
 		echo "TOOLS=$B/tools"
 		echo "BENCHTOOLS=$B/bench-tools"
-		for v in ROUNDS WARMUP RATE_ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS TRING_WRAP; do
+		for v in ROUNDS WARMUP RATE_ROUNDS BUFKB SUBBUFKB SYSCALLS PINGPONG HB_GROUPS HB_LOOPS FORKS ALONE CHECK EXACT RB_HOST SECTIONS TRACERS WORKLOADS GEN_TRACERS RATES RATE_MS RATE_BUFKB TRING_OPTS TRING_WRAP; do
 			[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 		done
 	} >"$dir/results/env"
@@ -256,6 +259,11 @@ for series in $kernels; do
 		rm -rf "$relay_dir"
 	fi
 	echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
+	# The traces the guest handed over, counted here (RB_HOST).
+	t0=$(date +%s)
+	"$top/scripts/race-readback.sh" "$dir/results" ||
+		say "the $series race's counts here and in the guest differ: readback_mismatch in $f"
+	[ ! -f "$f.guest" ] || echo "traces counted on the host in $(($(date +%s) - t0)) s (RB_HOST=$RB_HOST)" >>"$dir/host.info"
 	fi
 	if [ ! -f "$dir/results/done" ]; then
 		say "the $series race guest did not finish: $dir/console.log, $dir/results/guest.log"

@@ -19,6 +19,10 @@
 # HB_LOOPS, FORKS), ALONE (events of the buffer-alone test), CHECK
 # (1, the default: read every trace back, every round, and count the
 # events there; 0: the first round's only, for quick experiments),
+# RB_HOST (1: the traces are counted on the host once the guest is done,
+# natively, scripts/race-readback.sh; 2: here and there, the host checks
+# the counts agree, for the smoke run; 0, the default: here only; the
+# smoke run's exact count, EXACT=1, needs 0 or 2),
 # TRING_OPTS (more tring-record options, for experiments), TRING_WRAP
 # (a command the race's tring-record runs under, e.g. setsid), and may
 # narrow TRACERS and WORKLOADS (the smoke run) and SECTIONS (which parts
@@ -29,7 +33,8 @@
 #   info KEY VALUE...
 #   race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N|-
 #	trace_lost N|- bytes N rec_rss_kb N rec_cpu_ns N rec_nice N|- kmem_kb N
-#	[getppid_calls N getppid_events ENTRIES EXITS] (EXACT=1) mark TAG
+#	[getppid_calls N getppid_events ENTRIES EXITS] (EXACT=1) [readback ID]
+#	(RB_HOST: the trace to count on the host; its counts "host") mark TAG
 #	(TAG: the storm's marks for the instruction counter, which the
 #	host's QEMU may run: tools/testing/insn; every kind's runs end so)
 #   race - - TRACER unsupported REASON...
@@ -82,6 +87,8 @@ ALONE=${ALONE:-100000}
 # Every tracer's events are counted from its trace, every round (but
 # the warm-up; see one()).
 CHECK=${CHECK:-1}
+# The exact getppid() count reads the trace here.
+[ "${EXACT:-0}" != 1 ] || [ "${RB_HOST:-0}" != 1 ] || RB_HOST=2
 
 # shellcheck disable=SC1091
 . "$(dirname "$0")/mounts.sh"
@@ -89,6 +96,8 @@ CHECK=${CHECK:-1}
 # a CI clone's scripts may lie) is hidden.
 # shellcheck disable=SC1091
 . "$(dirname "$0")/race-recorders.sh"
+# shellcheck disable=SC1091
+. "$(dirname "$0")/race-count.sh"
 userland_mounts
 # The tools may lie under /tmp (a CI clone), which the tmpfs hides.
 S=/dev/shm/bin
@@ -243,7 +252,7 @@ one() {
 	case $1/$2 in
 	*/0 | lat/* | hb/*) RB=0 ;;
 	esac
-	res= rss=0 rnice=-
+	res= rss=0 rnice=- rb_id=
 	up "$1 $2 $3 $4"
 	sync
 	k0=$(kmem) k1=
@@ -265,8 +274,10 @@ one() {
 	if [ "${EXACT:-0}" = 1 ] && [ "$RB" = 1 ] && [ "$3" = syscall-1cpu ] && [ "$4" != none ]; then
 		exact=" getppid_calls $(sz $SYSCALLS) getppid_events $(getppid_count "$4")"
 	fi
-	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu rec_nice ${rnice:--} kmem_kb $((${k1:-$k0} - k0))$exact$mark" >>$OUT
-	[ "$4" != perf ] || echo "throttle $1 $2 $3 ${throttled:-0}" >>$OUT
+	# readback ID: the trace went to the host to be counted (trace_count).
+	local rb=${rb_id:+ readback $rb_id}
+	echo "$1 $2 $3 $4 $res events ${events:-0} lost ${lost:-0} trace_events $tev trace_lost $tlost bytes $bytes rec_rss_kb ${rss:-0} rec_cpu_ns $rcpu rec_nice ${rnice:--} kmem_kb $((${k1:-$k0} - k0))$exact$rb$mark" >>$OUT
+	[ "$4" != perf ] || echo "throttle $1 $2 $3 ${throttled:-0}$rb" >>$OUT
 	rm -rf $O
 }
 

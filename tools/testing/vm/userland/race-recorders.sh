@@ -31,11 +31,36 @@ children_cpu() {
 		printf "%.0f", n * 1e9 }'
 }
 
-# bt_count DIR: "EVENTS DISCARDED" as babeltrace2 reads the CTF trace
-bt_count() {
-	local n
-	n=$(babeltrace2 "$1" 2>/tmp/bt.err | grep -cvE ' tring_padding: | tring_nop: ')
-	echo "$n $(sed -n 's/.*discarded \([0-9]*\) events.*/\1/p' /tmp/bt.err | awk '{ s += $1 } END { print s + 0 }')"
+# trace_count TYPE PATH: tev and tlost, the events the trace at PATH
+# holds and the losses it records (TYPE ctf, tc or perf: race-count.sh).
+# RB_HOST=1: counted on the host instead, natively, once the guest is
+# done (scripts/race-readback.sh; under emulation reading a trace back
+# takes longer than recording it): the trace is copied to
+# /results/traces/ID, tev and tlost are "host" and one() adds
+# "readback ID" to the run's line. RB_HOST=2 (make check's smoke run):
+# counted here and handed over too, so that the host checks its count
+# against this one.
+trace_count() {
+	local id=$mark_seq.$1
+	case ${RB_HOST:-0} in
+	1 | 2)
+		mkdir -p $R/traces
+		cp -r "$2" $R/traces/$id
+		rb_id=$id
+		;;
+	esac
+	if [ "${RB_HOST:-0}" = 1 ]; then
+		tev=host tlost=host
+		return
+	fi
+	case $1 in
+	ctf) read -r tev tlost <<<"$(count_ctf "$2")" ;;
+	tc) read -r tev tlost <<<"$(count_tc "$2")" ;;
+	perf)
+		: >/tmp/perf.script
+		read -r tev tlost < <(count_perf "$2" /tmp/perf.script)
+		;;
+	esac
 }
 
 # trace-cmd and perf record system-wide in the background until they are
@@ -193,7 +218,7 @@ run_tring() {
 	[ -z "$tr" ] || bytes=$(du -sb --exclude=.tring-record.summary "$tr" | cut -f1)
 	tev=- tlost=-
 	if [ "$RB" = 1 ] && [ -n "$tr" ]; then
-		read -r tev tlost <<<"$(bt_count "$tr")"
+		trace_count ctf "$tr"
 		events=$tev
 	fi
 }
@@ -264,7 +289,7 @@ run_lttng() {
 	bytes=$(du -sb $O | cut -f1)
 	# LTTng reports no count of the events it recorded: the trace's.
 	tev=- tlost=- events=-
-	[ "$RB" = 1 ] && read -r tev tlost <<<"$(bt_count $O)" && events=$tev
+	[ "$RB" = 1 ] && trace_count ctf $O && events=$tev
 }
 
 run_trace_cmd() {
@@ -293,17 +318,14 @@ run_trace_cmd() {
 	bytes=$(du -sb $O | cut -f1)
 	tev=- tlost=-
 	if [ "$RB" = 1 ]; then
-		trace-cmd report -i $O/trace.dat >/tmp/tc.txt 2>/dev/null
-		tev=$(grep -cE '^ +.+\[[0-9]+\] ' /tmp/tc.txt)
-		tlost=$(sed -n 's/.*\[\([0-9]*\) EVENTS DROPPED\].*/\1/p; s/.*LOST \([0-9]*\) EVENTS.*/\1/p' /tmp/tc.txt |
-			awk '{ s += $1 } END { print s + 0 }')
+		trace_count tc $O/trace.dat
 		# The saved stats are taken before the last pages are read.
 		events=$tev
 	fi
 }
 
 run_perf() {
-	local evs
+	local evs ev lo
 	rm -rf $O
 	mkdir -p $O
 	evs=$(echo $FT_EVENTS | tr ' ' ,)
@@ -323,32 +345,19 @@ run_perf() {
 	rec_stop
 	bytes=$(du -sb $O | cut -f1)
 	# With -B perf record does not read its file back and prints no
-	# count. THROTTLE records (the kernel stopped sampling an event for
-	# the rest of a tick, kernel.perf_event_max_sample_rate; what it did
-	# not sample is not counted as lost): perf report's statistics. The
-	# samples, a line each, and the losses of the LOST records (the
-	# ring buffer was full; perf record -B prints none): perf script, 20
-	# times as fast as perf report -D under emulation.
-	perf report --stats -i $O/perf.data >/tmp/perf.stats 2>/dev/null
-	throttled=$(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
-	# Not read back: the statistics' samples, and LOST and LOST_SAMPLES
-	# records (not their losses) as a sign of loss; the first block is
-	# the aggregate (per-event blocks repeat the counts after it).
-	events=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
-	lost=$(awk '$1 ~ /^LOST(_SAMPLES)?$/ && $2 == "events:" && !seen[$1]++ { s += $3 } END { print s + 0 }' /tmp/perf.stats)
+	# count. Read back: the samples and the losses of the LOST records
+	# (race-count.sh; the storm's getppid() samples kept for
+	# getppid_count); otherwise the statistics' samples, and LOST and
+	# LOST_SAMPLES records (not their losses) as a sign of loss. The
+	# THROTTLE records: perf_stats, on the host with the count.
 	tev=- tlost=-
-	[ "$RB" = 1 ] || return 0
-	# Counted as it is printed: a ping-pong round's output, kept on the
-	# guest's tmpfs beside perf.data, filled it (6.12, 1.5 M events). The
-	# storm's getppid() samples are kept for getppid_count.
-	: >/tmp/perf.script
-	read -r tev tlost < <(perf script --ns --show-lost-events -F comm,tid,time,event \
-		-i $O/perf.data 2>/dev/null |
-		awk '/ PERF_RECORD_LOST / { for (i = 1; i <= NF; i++) if ($i == "lost") l += $(i + 1); next }
-			{ n++ } $1 == "storm" && /_getppid/ { print >"/tmp/perf.script" }
-			END { print n + 0, l + 0 }')
-	lost=$tlost
-	events=$tev
+	if [ "$RB" = 1 ]; then
+		trace_count perf $O/perf.data
+		events=$tev lost=$tlost
+		[ "$tev" != host ] || { throttled=host; return 0; }
+	fi
+	read -r throttled ev lo <<<"$(perf_stats $O/perf.data)"
+	[ "$RB" = 1 ] || events=$ev lost=$lo
 }
 
 # perf_enable: "enable" on perf's control fifo, its "ack" back (30 s).

@@ -30,12 +30,18 @@ ok() {
 }
 
 mkdir -p "$out"
-TRING_BENCH_KERNELS=6.1 ROUNDS=1 WARMUP=0 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 EXACT=1 RATES=20000 RATE_MS=200 \
+TRING_BENCH_KERNELS=6.1 ROUNDS=1 WARMUP=0 WORKLOADS=syscall-1cpu SYSCALLS=2000 ALONE=2000 CHECK=1 EXACT=1 RB_HOST=2 RATES=20000 RATE_MS=200 \
 	SECTIONS="race lat gen rate sel hb alone" \
 	RACE_TIMEOUT=900 "$top/scripts/bench-race.sh" "$out" "$out/race.json" >"$out/race.txt" 2>"$out/race.err"
 ok $? "bench-race.sh runs ($out/race.txt)"
 f=$out/race-6.1/results/race.txt
 ok "$([ -f "$out/race-6.1/results/done" ]; echo $?)" "the race guest finished"
+# RB_HOST=2: each trace counted in the guest and again on the host
+# (scripts/race-readback.sh, as make bench counts them): the same counts.
+handed=$(grep -c ' readback [0-9]*\.[a-z]* ' "$f.guest" 2>/dev/null)
+ok "$([ "${handed:-0}" -ge 20 ] && ! grep -q ' readback ' "$f" && ! grep -q '^readback_mismatch' "$f"; echo $?)" \
+	"readback: the host counted the ${handed:-0} traces the guest handed over as the guest did"
+ok "$([ ! -e "$out/race-6.1/results/traces" ]; echo $?)" "readback: the traces were removed once counted"
 # race ROUND WORKLOAD TRACER ns N cpu_ns N events N lost N trace_events N ...
 for t in none tring lttng trace-cmd perf; do
 	ok "$(grep -qE "^race 1 syscall-1cpu $t ns [1-9][0-9]* " "$f"; echo $?)" "$t: the workload ran and timed itself"
