@@ -14,7 +14,8 @@
 # Environment: TRING_BENCH_KERNELS (default "6.1 6.12"); ROUNDS (7),
 # WARMUP (1), CALLS (50000), BUFKB (4096), SUBBUFKB (64), CHECK (1:
 # round 1's traces read back), TRACERS (see the guest script);
-# PROBES_SHORT=1: ROUNDS=3 unless given; PROBES_TIMEOUT (s,
+# PROBES_SHORT=1: ROUNDS=3 unless given; PROBES_FULL=1: the contexts'
+# rows on every kernel (by default on 6.1 only); PROBES_TIMEOUT (s,
 # default 3600); PROBES_REPRINT=1 prints the tables of the results
 # already in OUTDIR without booting a guest; INSN=0: no instruction
 # counts (by default QEMU counts each run's guest instructions, and the
@@ -24,7 +25,7 @@ set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,22p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -166,6 +167,11 @@ for series in $kernels; do
 			for v in ROUNDS WARMUP CALLS BUFKB SUBBUFKB CHECK TRACERS; do
 				[ -z "${!v:-}" ] || echo "$v=\"${!v}\""
 			done
+			# Kernels other than 6.1 (no LTTng, whose contexts the
+			# context rows are set against) run the targets' rows
+			# only, unless TRACERS is given or PROBES_FULL=1.
+			[ "$series" = 6.1 ] || [ -n "${TRACERS:-}" ] || [ "${PROBES_FULL:-0}" = 1 ] ||
+				echo "CONTEXTS=0"
 		} >"$dir/results/env"
 		say "Debian $release: the probe benchmark (minutes)"
 		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)" >"$dir/host.info"
@@ -269,27 +275,31 @@ for series in $kernels; do
 		done
 	done
 	echo
-	echo "Contexts: what each adds to tring's kprobe event (tring-ctx-X - tring-kprobe) over what the"
-	echo "same context adds to the peer's (lttng-ctx-X - lttng-probe; perf -g: perf-kprobe-g - perf-kprobe),"
-	echo "median over rounds of the ratio within each round; insn: the same ratio in instructions."
-	printf '%-17s %9s %-17s %9s %8s %8s %s\n' tring added peer added ratio insn 'target <= 0.5 (time, insn)'
-	for pair in ids:lttng-ctx-ids:lttng-probe kstack:lttng-ctx-kstack:lttng-probe \
-		    ustack:lttng-ctx-ustack:lttng-probe perf:lttng-ctx-perf:lttng-probe \
-		    stacks:perf-kprobe-g:perf-kprobe; do
-		IFS=: read -r cx peer pref <<<"$pair"
-		tr_=tring-ctx-$cx
-		grep -q "^probe [0-9]* $tr_ ns" "$f" || continue
-		ta=$(join <(added "$f" "$tr_") <(added "$f" tring-kprobe) |
-			awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
-		pa=$(join <(added "$f" "$peer") <(added "$f" "$pref") 2>/dev/null |
-			awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
-		rt=$(ctx_paired "$f" "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
-		it=$(insn_of ctx_paired "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
-		met=$(met_of "$rt")
-		printf '%-17s %9s %-17s %9s %8s %8s %s\n' "$tr_" "${ta:--}" "$peer" "${pa:--}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
-		[ -z "$json" ] || json_rows+=("$(jrow target="$tr_ added vs $peer added" ratio:n="$rt" \
-			met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
-	done
+	if ! grep -q '^probe [0-9]* tring-ctx-' "$f"; then
+		echo "Contexts: not run on this kernel (on 6.1 only by default; PROBES_FULL=1 runs them everywhere)."
+	else
+		echo "Contexts: what each adds to tring's kprobe event (tring-ctx-X - tring-kprobe) over what the"
+		echo "same context adds to the peer's (lttng-ctx-X - lttng-probe; perf -g: perf-kprobe-g - perf-kprobe),"
+		echo "median over rounds of the ratio within each round; insn: the same ratio in instructions."
+		printf '%-17s %9s %-17s %9s %8s %8s %s\n' tring added peer added ratio insn 'target <= 0.5 (time, insn)'
+		for pair in ids:lttng-ctx-ids:lttng-probe kstack:lttng-ctx-kstack:lttng-probe \
+			    ustack:lttng-ctx-ustack:lttng-probe perf:lttng-ctx-perf:lttng-probe \
+			    stacks:perf-kprobe-g:perf-kprobe; do
+			IFS=: read -r cx peer pref <<<"$pair"
+			tr_=tring-ctx-$cx
+			grep -q "^probe [0-9]* $tr_ ns" "$f" || continue
+			ta=$(join <(added "$f" "$tr_") <(added "$f" tring-kprobe) |
+				awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
+			pa=$(join <(added "$f" "$peer") <(added "$f" "$pref") 2>/dev/null |
+				awk '$2 != "x" && $3 != "x" { print $2 - $3 }' | median)
+			rt=$(ctx_paired "$f" "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
+			it=$(insn_of ctx_paired "$tr_" tring-kprobe "$peer" "$pref" | median | awk 'NF { printf "%.2f", $1 }')
+			met=$(met_of "$rt")
+			printf '%-17s %9s %-17s %9s %8s %8s %s\n' "$tr_" "${ta:--}" "$peer" "${pa:--}" "${rt:--}" "${it:--}" "$met, $(met_of "$it")"
+			[ -z "$json" ] || json_rows+=("$(jrow target="$tr_ added vs $peer added" ratio:n="$rt" \
+				met:b="$([ "$met" = met ] && echo true || echo false)" instructions_ratio:n="$it")")
+		done
+	fi
 	case " $(awk '$1 == "probe" && $2 != "-" { print $3 }' "$f" | sort -u | tr '\n' ' ') " in
 	*" lttng-function "*)
 		echo "(lttng-function: LTTng's --function is a kretprobe recording an entry and a return event per"

@@ -42,7 +42,7 @@
 #   perf-kprobe-g    perf-kprobe with -g (kernel and user call chains)
 #
 # /results/env (scripts/bench-probes.sh) sets MODDIR, TOOLS, ROUNDS,
-# WARMUP, CALLS, BUFKB, SUBBUFKB, CHECK and may narrow TRACERS.
+# WARMUP, CALLS, BUFKB, SUBBUFKB, CHECK, CONTEXTS and may narrow TRACERS.
 # A failed run leaves its logs' ends in /results/failed-TRACER-ROUND.log.
 # Every recorder runs at nice 0, as the writer does (tring-record
 # --nice 0: its default is -10). Result lines go to /results/probes.txt:
@@ -78,6 +78,10 @@ TRACERS=${TRACERS:-none tring-kprobe tring-kprobe-bare tring-kretprobe tring-fun
 ftrace-kprobe ftrace-kretprobe ftrace-function perf-kprobe perf-kretprobe lttng-probe lttng-function
 tring-ctx-ids tring-ctx-kstack tring-ctx-ustack tring-ctx-stacks tring-ctx-perf
 lttng-ctx-ids lttng-ctx-kstack lttng-ctx-ustack lttng-ctx-perf perf-kprobe-g}
+# CONTEXTS=0 (the host's default on kernels other than 6.1, where
+# LTTng does not run): the contexts' rows left out of the default list
+[ "${CONTEXTS:-1}" = 1 ] ||
+	TRACERS=$(echo $TRACERS | tr ' ' '\n' | grep -vE '^(tring|lttng)-ctx-|^perf-kprobe-g$')
 TRACERS=$(echo $TRACERS)
 
 # shellcheck disable=SC1091
@@ -359,6 +363,13 @@ perf_define() {
 	perf_how "$name" "tracefs' kprobe_events (perf probe failed: $(tail -n 1 /tmp/perf-probe.log))"
 }
 
+# perf_undefine NAME: probe:NAME removed, as perf probe -d removes it
+# (its line in tracefs' kprobe_events): one start of perf less a run,
+# seconds under emulation, after the measured calls
+perf_undefine() {
+	echo "-:probe/$1" >>$TR/kprobe_events
+}
+
 # perf_how NAME HOW: how probe:NAME was made, said once
 perf_how() {
 	grep -q "^info perf_probe_$1 " $OUT || info "perf_probe_$1" "$2"
@@ -399,13 +410,13 @@ perf_run() {
 run_perf_kprobe() {
 	perf_define pentry $FN "$ARGS" || return
 	perf_run pentry
-	perf probe -q -d probe:pentry 2>/dev/null || echo "-:probe/pentry" >>$TR/kprobe_events
+	perf_undefine pentry
 }
 run_perf_kprobe_g() { PERF_G=-g run_perf_kprobe; }
 run_perf_kretprobe() {
 	perf_define pret "$FN%return" "$RET" || return
 	perf_run pret
-	perf probe -q -d probe:pret 2>/dev/null || echo "-:probe/pret" >>$TR/kprobe_events
+	perf_undefine pret
 }
 
 # lttng_run OPTION NAME: a kernel session, LTTng's channel of the same
