@@ -215,7 +215,7 @@ for series in $kernels; do
 	echo "tring $(inf tring); trace-cmd $(inf trace-cmd); perf $(inf perf); LTTng $(inf lttng | grep . || echo 'not run')"
 	grep '^probe - ' "$f" | sed 's/^probe - \([^ ]*\) unsupported /\1: not run: /' || true
 	for p in pentry pret; do
-		[ -z "$(inf "perf_probe_$p")" ] || echo "perf's probe:$p made by $(inf "perf_probe_$p")"
+		[ -z "$(inf "perf_probe_$p")" ] || echo "perf's probe:$p made by $(inf "perf_probe_$p" | sed ':a; N; s/\n/; or by /; ta')"
 	done
 	[ -z "$(inf lttng_enable)" ] || echo "lttng enable-event said: $(inf lttng_enable)"
 	echo "tring_test_probe_target() called $(inf calls) times from one write (\"N SEED fast\": no snprintf),"

@@ -344,23 +344,33 @@ run_ftrace_function() {
 	: >$TR/set_ftrace_filter
 }
 
-# perf_define NAME SPEC: perf probe's event probe:NAME on SPEC (a
-# function, or FUNC%return) with ARGS...; tracefs' kprobe_events
-# (group probe) where perf probe cannot (no debug information for the
-# module): what perf probe would write there itself
+# perf_define NAME SPEC: perf probe's event on SPEC (a function, or
+# FUNC%return) with ARGS..., its name in perf_ev: probe:NAME, or
+# probe:NAME__return, the name perf probe gives a return probe it
+# makes from a module's symbol; tracefs' kprobe_events (probe:NAME)
+# where perf probe cannot (no debug information for the module) or
+# made none: what perf probe would write there itself
 perf_define() {
-	local name=$1 spec=$2
+	local name=$1 spec=$2 why n
 	shift 2
 	if perf probe -q -a "$name=$spec $*" 2>>/tmp/perf-probe.log ||
 		perf probe -q -m /dev/shm/mod/tring_test.ko -a "$name=$spec $*" 2>>/tmp/perf-probe.log; then
-		perf_how "$name" "perf probe"
-		return 0
+		for n in $name ${name}__return; do
+			[ -d $TR/events/probe/$n ] || continue
+			perf_ev=$n
+			perf_how "$name" "perf probe (probe:$n)"
+			return 0
+		done
+		why="perf probe succeeded, no events/probe/$name in tracefs"
+	else
+		why="perf probe failed: $(tail -n 1 /tmp/perf-probe.log)"
 	fi
 	case $spec in
 	*%return) echo "r:probe/$name ${spec%\%return} $*" >>$TR/kprobe_events ;;
 	*) echo "p:probe/$name $spec $*" >>$TR/kprobe_events ;;
 	esac || return
-	perf_how "$name" "tracefs' kprobe_events (perf probe failed: $(tail -n 1 /tmp/perf-probe.log))"
+	perf_ev=$name
+	perf_how "$name" "tracefs' kprobe_events ($why)"
 }
 
 # perf_undefine NAME: probe:NAME removed, as perf probe -d removes it
@@ -370,9 +380,9 @@ perf_undefine() {
 	echo "-:probe/$1" >>$TR/kprobe_events
 }
 
-# perf_how NAME HOW: how probe:NAME was made, said once
+# perf_how NAME HOW: how probe:NAME was made, each way once
 perf_how() {
-	grep -q "^info perf_probe_$1 " $OUT || info "perf_probe_$1" "$2"
+	grep -qxF "info perf_probe_$1 $2" $OUT || info "perf_probe_$1" "$2"
 }
 
 # perf_run NAME: perf record -e probe:NAME -a to $O, its events enabled
@@ -409,14 +419,14 @@ perf_run() {
 }
 run_perf_kprobe() {
 	perf_define pentry $FN "$ARGS" || return
-	perf_run pentry
-	perf_undefine pentry
+	perf_run "$perf_ev"
+	perf_undefine "$perf_ev"
 }
 run_perf_kprobe_g() { PERF_G=-g run_perf_kprobe; }
 run_perf_kretprobe() {
 	perf_define pret "$FN%return" "$RET" || return
-	perf_run pret
-	perf_undefine pret
+	perf_run "$perf_ev"
+	perf_undefine "$perf_ev"
 }
 
 # lttng_run OPTION NAME: a kernel session, LTTng's channel of the same
