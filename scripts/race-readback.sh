@@ -75,11 +75,10 @@ awk -v mm="$tmp/mismatch" '
 		for (i = 1; i <= NF; i++) {
 			if ($i == "readback") { i++; continue }
 			v = $i
+			k = i > 1 ? $(i - 1) : ""
 			if ($1 == "throttle" && i == 5) v = chk(id, "throttle", v, th[id])
-			else if (i > 1 && ($(i - 1) == "trace_events" || $(i - 1) == "events") && (i - 1) % 2 == 1)
-				v = chk(id, $(i - 1), v, ev[id])
-			else if (i > 1 && ($(i - 1) == "trace_lost" || $(i - 1) == "lost") && (i - 1) % 2 == 1)
-				v = chk(id, $(i - 1), v, lo[id])
+			else if (k == "trace_events" || k == "events") v = chk(id, k, v, ev[id])
+			else if (k == "trace_lost" || k == "lost") v = chk(id, k, v, lo[id])
 			line = line (i > 1 ? " " : "") v
 		}
 		print line

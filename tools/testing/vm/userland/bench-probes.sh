@@ -86,6 +86,9 @@ TRACERS=$(echo $TRACERS)
 
 # shellcheck disable=SC1091
 . "$(dirname "$0")/mounts.sh"
+# perf_stats and count_perf: how the race reads perf's file too
+# shellcheck disable=SC1091
+. "$(dirname "$0")/race-count.sh"
 userland_mounts
 # The tools may lie under /tmp (a CI clone), which the tmpfs hides.
 S=/dev/shm/bin
@@ -373,13 +376,6 @@ perf_define() {
 	perf_how "$name" "tracefs' kprobe_events ($why)"
 }
 
-# perf_undefine NAME: probe:NAME removed, as perf probe -d removes it
-# (its line in tracefs' kprobe_events): one start of perf less a run,
-# seconds under emulation, after the measured calls
-perf_undefine() {
-	echo "-:probe/$1" >>$TR/kprobe_events
-}
-
 # perf_how NAME HOW: how probe:NAME was made, each way once
 perf_how() {
 	grep -qxF "info perf_probe_$1 $2" $OUT || info "perf_probe_$1" "$2"
@@ -388,7 +384,7 @@ perf_how() {
 # perf_run NAME: perf record -e probe:NAME -a to $O, its events enabled
 # through its control fifo once it acknowledged (as in the race)
 perf_run() {
-	local ack m0
+	local ack m0 nlost
 	rm -rf $O /tmp/perf.ctl /tmp/perf.ack
 	mkdir -p $O
 	mkfifo /tmp/perf.ctl /tmp/perf.ack
@@ -402,32 +398,28 @@ perf_run() {
 	[ "$ack" = ack ] || { up "perf: no ack for enable"; rec_stop; return; }
 	ns=$(calls)
 	rec_stop
-	perf report --stats -i $O/perf.data >/tmp/perf.stats 2>/dev/null
-	events=$(awk '$1 == "SAMPLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats)
-	# LOST records' losses (the ring was full) and THROTTLE records
-	# (samples the kernel skipped): both counted as lost
-	# perf script only where there are LOST records: under emulation
-	# it takes longer than the recording
-	lost=0
-	awk '$1 ~ /^LOST(_SAMPLES)?$/ && $2 == "events:" && $3 > 0 { f = 1 } END { exit !f }' /tmp/perf.stats &&
-		lost=$(perf script --show-lost-events -F event -i $O/perf.data 2>/dev/null |
-			awk '/PERF_RECORD_LOST/ { for (i = 1; i <= NF; i++) if ($i == "lost") l += $(i + 1) }
-				END { print l + 1 }')
-	lost=$((lost + $(awk '$1 == "THROTTLE" && $2 == "events:" { print $3; exit }' /tmp/perf.stats | grep . || echo 0)))
+	# THROTTLE records (samples the kernel skipped) and LOST records'
+	# losses (the ring was full, plus one: the record itself marks the
+	# round) both count as lost; perf script (race-count.sh) only
+	# where there are LOST records: under emulation it takes longer
+	# than the recording
+	read -r lost events nlost <<<"$(perf_stats $O/perf.data)"
+	[ "$nlost" = 0 ] || lost=$((lost + 1 + $(count_perf $O/perf.data | cut -d' ' -f2)))
 	missed=$(($(ftrace_missed "$1") - ${m0:-0}))
 	[ "$RB" = 1 ] && tev=$events
 }
-run_perf_kprobe() {
-	perf_define pentry $FN "$ARGS" || return
+# perf_probe NAME SPEC ARG...: perf's probe made (perf_define),
+# recorded (perf_run) and removed as perf probe -d removes it (its line
+# in tracefs' kprobe_events: one start of perf less a run, seconds
+# under emulation, after the measured calls)
+perf_probe() {
+	perf_define "$@" || return
 	perf_run "$perf_ev"
-	perf_undefine "$perf_ev"
+	echo "-:probe/$perf_ev" >>$TR/kprobe_events
 }
+run_perf_kprobe() { perf_probe pentry $FN "$ARGS"; }
 run_perf_kprobe_g() { PERF_G=-g run_perf_kprobe; }
-run_perf_kretprobe() {
-	perf_define pret "$FN%return" "$RET" || return
-	perf_run "$perf_ev"
-	perf_undefine "$perf_ev"
-}
+run_perf_kretprobe() { perf_probe pret "$FN%return" "$RET"; }
 
 # lttng_run OPTION NAME: a kernel session, LTTng's channel of the same
 # size per CPU, one probe event (OPTION --probe or --function)
