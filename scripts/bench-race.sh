@@ -22,13 +22,16 @@
 # RACE_REPRINT=1 prints the tables of the results already in OUTDIR
 # without booting a guest; INSN=0 runs QEMU without the instruction
 # counter (tools/testing/insn; by default every run's guest instructions
-# are counted and the cost table gives them beside the times).
+# are counted and the cost table gives them beside the times);
+# RACE_NET, the rate part's network to the relay on the host: tap (the
+# default: a tap device, the host kernel's stack, falling back to user
+# where the host cannot make one) or user (QEMU's user-mode network).
 
 set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,26p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -172,10 +175,15 @@ ring_table() {
 	done
 }
 
-# The rate part streams to an lttng-relayd on the host too (tring-host):
-# on 127.0.0.1:HRP, writing to tmpfs as the guest's tracers do.
+# The rate part streams to an lttng-relayd on the host too (tring-host),
+# writing to tmpfs as the guest's tracers do: on 10.0.2.2:HRP, the host's
+# end of a tap device (RACE_NET=tap), or on 127.0.0.1:HRP, which QEMU's
+# user-mode network takes the guest's 10.0.2.2 to (RACE_NET=user).
 HRP=${RACE_RELAY_PORT:-16342}
 relay_dir=/dev/shm/tring-bench-relay.$$
+RACE_NET=${RACE_NET:-tap}
+tap_dev=tring-bench$$
+tap_dev=${tap_dev:0:15}
 # rate_runs: whether this kernel's guest runs the rate part (its
 # defaults: every part, or the race alone when WORKLOADS is set).
 rate_runs() {
@@ -185,6 +193,42 @@ rate_runs() {
 	*) return 1 ;;
 	esac
 }
+
+# host_net_up: for a guest that runs the rate part, the relay on the host
+# and the guest's way to it (RACE_NET); sets nat or tap for run-guest.sh
+# and writes HOST_RELAY and HOST_NET to the guest's env. host_net_down
+# undoes it.
+host_net_up() {
+	local addr=127.0.0.1
+
+	nat=0 tap=
+	rate_runs || return 0
+	if [ "$RACE_NET" = tap ] && host_tap_up "$tap_dev" 10.0.2.2/24; then
+		tap=$tap_dev addr=10.0.2.2
+	elif [ "$RACE_NET" = tap ]; then
+		say "no tap device here (root and /dev/net/tun needed): the relay on the host through QEMU's user-mode network"
+	fi
+	if ! host_relayd_up "$relay_dir" "$HRP" "$dir/host-relayd.log" "$addr"; then
+		[ -z "$tap" ] || host_tap_down "$tap"
+		tap=
+		return 0
+	fi
+	[ -n "$tap" ] || nat=1
+	{
+		echo "HOST_RELAY=\"10.0.2.2:$HRP:$((HRP + 1))\""
+		echo "HOST_NET=$([ -n "$tap" ] && echo tap || echo user)"
+	} >>"$dir/results/env"
+}
+
+host_net_down() {
+	[ "$nat" = 1 ] || [ -n "$tap" ] || return 0
+	host_relayd_down "$HRP" "$([ -n "$tap" ] && echo 10.0.2.2 || echo 127.0.0.1)"
+	[ -z "$tap" ] || host_tap_down "$tap"
+	rm -rf "$relay_dir"
+	nat=0 tap=
+}
+nat=0 tap=
+trap host_net_down EXIT
 
 # host_relay_row FILE LOCAL HOST: tring-host's drain over tring's (to
 # tmpfs) per offered rate, paired by round, and their no-loss rates.
@@ -246,18 +290,11 @@ for series in $kernels; do
 	elif [ "$insn" = 1 ]; then
 		qargs="-plugin $B/insn/libtring_insn.so,out=$dir/results/insn.txt"
 	fi
-	nat=0
-	if rate_runs && host_relayd_up "$relay_dir" "$HRP" "$dir/host-relayd.log"; then
-		# QEMU's user-mode network: the host's 127.0.0.1 is 10.0.2.2.
-		nat=1
-		echo "HOST_RELAY=\"10.0.2.2:$HRP:$((HRP + 1))\"" >>"$dir/results/env"
-	fi
-	TRING_GUEST_NAT=$nat TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
+	host_net_up
+	TRING_GUEST_NAT=$nat TRING_GUEST_TAP=$tap TRING_VM_QEMU_ARGS=$qargs \
+		"$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 		"${RACE_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-race.sh" || true
-	if [ "$nat" = 1 ]; then
-		host_relayd_down "$HRP"
-		rm -rf "$relay_dir"
-	fi
+	host_net_down
 	echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"
 	# The traces the guest handed over, counted here (RB_HOST).
 	t0=$(date +%s)
@@ -508,7 +545,10 @@ for series in $kernels; do
 		fi
 		if grep -q '^rate [0-9]* [^ ]* tring-host ' "$f"; then
 			echo "tring-host: the same, to lttng-relayd on the host ($(inf hostrelay | sed 's/ on the host.*//')), another machine as"
-			echo "deployments run it: the guest's virtio NIC, QEMU's user-mode network (10.0.2.2, the host's 127.0.0.1)."
+			case $(sed -n 's/^HOST_NET=//p' "$dir/results/env") in
+			tap) echo "deployments run it: the guest's virtio NIC on a tap device of the host (with its offloads), the host kernel's TCP." ;;
+			*) echo "deployments run it: the guest's virtio NIC, QEMU's user-mode network (10.0.2.2, the host's 127.0.0.1)." ;;
+			esac
 		fi
 		rtr=$(awk '$1 == "rate" { print $4 }' "$f" | awk '!s[$0]++')
 		printf '%-10s' calls/s

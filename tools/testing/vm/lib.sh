@@ -118,35 +118,65 @@ qemu_version() {
 	qemu-system-x86_64 --version | sed -n '1s/^QEMU emulator version \([^ ]*\).*/\1/p'
 }
 
-# host_relayd_up DIR PORT LOG: lttng-relayd on the host, on 127.0.0.1
-# only (control PORT, data PORT+1, live PORT+2), writing to DIR, its
-# output in LOG; waits until its control port answers (10 s at most).
-# A guest reaches it through run-guest.sh's TRING_GUEST_FWD. Stop it
-# with host_relayd_down PORT. Status: 0, or 1 if it did not come up.
+# host_relayd_up DIR PORT LOG [ADDR]: lttng-relayd on the host, on ADDR
+# only (127.0.0.1 by default; control PORT, data PORT+1, live PORT+2),
+# writing to DIR, its output in LOG; waits until its control port
+# answers (10 s at most). A guest reaches 127.0.0.1 through
+# run-guest.sh's TRING_GUEST_FWD or TRING_GUEST_NAT, a tap's address
+# (host_tap_up) through TRING_GUEST_TAP. Stop it with host_relayd_down
+# PORT [ADDR]. Status: 0, or 1 if it did not come up.
 host_relayd_up() {
-	local i
+	local i a=${4:-127.0.0.1}
 
 	command -v lttng-relayd >/dev/null || return 1
-	lttng-relayd -b -o "$1" -C "tcp://127.0.0.1:$2" \
-		-D "tcp://127.0.0.1:$(($2 + 1))" -L "tcp://127.0.0.1:$(($2 + 2))" \
+	lttng-relayd -b -o "$1" -C "tcp://$a:$2" \
+		-D "tcp://$a:$(($2 + 1))" -L "tcp://$a:$(($2 + 2))" \
 		>"$3" 2>&1 || return 1
 	for i in $(seq 100); do
-		(exec 3<>"/dev/tcp/127.0.0.1/$2") 2>/dev/null && return 0
+		(exec 3<>"/dev/tcp/$a/$2") 2>/dev/null && return 0
 		sleep 0.1
 	done
 	return 1
 }
 
-# host_relayd_down PORT: stop host_relayd_up's relay of that port.
+# host_relayd_down PORT [ADDR]: stop host_relayd_up's relay of that port.
 host_relayd_down() {
-	pkill -f "lttng-relayd .*-C tcp://127.0.0.1:$1 " 2>/dev/null
+	pkill -f "lttng-relayd .*-C tcp://${2:-127.0.0.1}:$1 " 2>/dev/null
+}
+
+# host_tap_up NAME ADDR/LEN: a tap device NAME on the host, up, with
+# ADDR/LEN, for a guest's virtio NIC (run-guest.sh's TRING_GUEST_TAP):
+# the guest's packets then go to the host kernel's own network stack,
+# as a real NIC's would (with its offloads: checksums, segmentation),
+# instead of QEMU's user-mode network. Needs root and /dev/net/tun.
+# Status: 0, or 1 (nothing left behind) if the host cannot make it or
+# the subnet is routed already. Remove it with host_tap_down NAME.
+host_tap_up() {
+	ip route get "${2%/*}" 2>/dev/null | grep -q '^local ' && return 1
+	ip -4 route show to match "${2%/*}" 2>/dev/null | grep -qv '^default ' && return 1
+	ip tuntap add dev "$1" mode tap 2>/dev/null || return 1
+	if ip addr add "$2" dev "$1" && ip link set "$1" up; then
+		return 0
+	fi
+	host_tap_down "$1"
+	return 1
+}
+
+# host_tap_down NAME: remove host_tap_up's device.
+host_tap_down() {
+	ip link del "$1" 2>/dev/null
 }
 
 # insn_ok RELEASE: whether QEMU's instruction counter (tools/testing/insn)
 # can run beside a userland guest of that kernel. QEMU 10.0.2 crashes
 # (SIGSEGV in its generated code, at boot) when the plugin's inline
 # per-vCPU scoreboard runs under round-robin TCG (-accel
-# tcg,thread=single), which userland/run-guest.sh takes for 6.12.
+# tcg,thread=single), which userland/run-guest.sh takes for 6.12. Nor
+# would its split by vCPU hold there: 10.0.2's code generator takes a
+# block's vCPU index to be a constant, the translating vCPU's, whenever
+# the blocks are not made for parallel vCPUs (gen_cpu_index() in
+# accel/tcg/plugin-gen.c), so one thread running two vCPUs would count
+# a block shared by both on the one that translated it.
 insn_ok() {
 	case $("$VM/userland/run-guest.sh" --accel "$1") in
 	*thread=single*) return 1 ;;

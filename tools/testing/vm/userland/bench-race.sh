@@ -355,7 +355,10 @@ fi
 if section rate && [ -n "${HOST_RELAY:-}" ] && echo " $RATE_TRACERS " | grep -q ' tring ' &&
 	. "$(dirname "$0")/guest-net.sh"; then
 	RATE_TRACERS="$RATE_TRACERS tring-host"
-	info hostrelay "$(lttng-relayd --version 2>&1 | head -n 1) on the host (127.0.0.1, through QEMU's user-mode network), writing to tmpfs"
+	case ${HOST_NET:-user} in
+	tap) info hostrelay "$(lttng-relayd --version 2>&1 | head -n 1) on the host (10.0.2.2, through a tap device), writing to tmpfs" ;;
+	*) info hostrelay "$(lttng-relayd --version 2>&1 | head -n 1) on the host (127.0.0.1, through QEMU's user-mode network), writing to tmpfs" ;;
+	esac
 fi
 for r in $(section rate && seq "$RATE_ROUNDS"); do
 	TRACERS=$RATE_TRACERS

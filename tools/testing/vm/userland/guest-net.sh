@@ -3,12 +3,13 @@
 #
 # Network of a real-userland guest (run-guest.sh), for PID 1 to run or
 # source: bring up lo and, if the guest has a NIC (run-guest.sh gives it
-# one, virtio-net, when TRING_GUEST_FWD or TRING_GUEST_NAT is set), give
-# it 10.0.2.15/24, statically, on QEMU's user-mode network. There,
-# 10.0.2.100:PORT reaches 127.0.0.1:HOSTPORT on the host, for each
-# PORT:HOSTPORT of TRING_GUEST_FWD (restricted: nothing else answers),
-# or 10.0.2.2 is the host's 127.0.0.1 (TRING_GUEST_NAT); there is no
-# default route either way. Without a NIC, only lo. Needs ip (iproute2) from the
+# one, virtio-net, when TRING_GUEST_FWD, TRING_GUEST_NAT or
+# TRING_GUEST_TAP is set), give it 10.0.2.15/24, statically. On QEMU's
+# user-mode network 10.0.2.100:PORT reaches 127.0.0.1:HOSTPORT on the
+# host, for each PORT:HOSTPORT of TRING_GUEST_FWD (restricted: nothing
+# else answers), or 10.0.2.2 is the host's 127.0.0.1 (TRING_GUEST_NAT);
+# on a tap (TRING_GUEST_TAP) 10.0.2.2 is the host's end of it. There is
+# no default route either way. Without a NIC, only lo. Needs ip (iproute2) from the
 # host's root; sets nothing in the caller's environment, prints only
 # errors. Exit (or return) status: 0, or 1 if a step failed.
 

@@ -76,6 +76,11 @@ ok "$(grep -q '^tring-generic ' "$out/race.txt"; echo $?)" "generic: the table h
 for t in tring tring-net lttng trace-cmd perf; do
 	ok "$(grep -qE "^rate 1 paced-20000 $t ns [1-9][0-9]* cpu_ns [0-9]+ calls [1-9][0-9]* events [1-9]" "$f"; echo $?)" "rate: $t recorded the paced source"
 done
+# To the relay on the host: through a tap device where the host can make
+# one, else QEMU's user-mode network (bench-race.sh's RACE_NET).
+hnet=$(sed -n 's/^HOST_NET=//p' "$out/race-6.1/results/env" 2>/dev/null)
+ok "$(grep -qE "^rate 1 paced-20000 tring-host ns [1-9][0-9]* cpu_ns [0-9]+ calls [1-9][0-9]* events [1-9]" "$f"; echo $?)" \
+	"rate: tring-host streamed the paced source to the host's relay (network: ${hnet:-none})"
 ok "$(grep -q '^no loss to ' "$out/race.txt"; echo $?)" "rate: the table has the no-loss row"
 # Streamed to the relay: every event the local run would have, none lost.
 nev=$(awk '$1 == "rate" && $2 == 1 && $4 == "tring-net" { print $12 }' "$f")

@@ -34,7 +34,11 @@
 # where the guest reaches the host's 127.0.0.1 at 10.0.2.2 through
 # QEMU's own sockets (no process per connection: the faster path, for
 # the benchmark's streaming); the guest has no default route, so only
-# that subnet answers. Neither set (the default): no network device.
+# that subnet answers. TRING_GUEST_TAP=NAME: the same NIC on the host's
+# tap device NAME (lib.sh's host_tap_up, which gives the host 10.0.2.2
+# there), with the virtio header, so that the guest's TCP has the
+# offloads of a real NIC and the host kernel's stack answers (no QEMU
+# sockets between). None of them set (the default): no network device.
 
 set -uo pipefail
 
@@ -69,6 +73,10 @@ if [ -n "${TRING_GUEST_FWD:-}" ]; then
 	done
 	# shellcheck disable=SC2054 # commas within QEMU's options
 	net=(-netdev "$netdev" -device virtio-net-pci,netdev=net0)
+elif [ -n "${TRING_GUEST_TAP:-}" ]; then
+	# shellcheck disable=SC2054
+	net=(-netdev "tap,id=net0,ifname=$TRING_GUEST_TAP,script=no,downscript=no,vnet_hdr=on"
+		-device virtio-net-pci,netdev=net0)
 elif [ "${TRING_GUEST_NAT:-0}" = 1 ]; then
 	# shellcheck disable=SC2054
 	net=(-netdev user,id=net0,net=10.0.2.0/24 -device virtio-net-pci,netdev=net0)
