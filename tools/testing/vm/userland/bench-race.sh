@@ -418,19 +418,42 @@ done
 # syscall storm on CPU 0; tring records everything (the race's events),
 # or only the storm (-p): hackbench's time in each.
 #   hb ROUND hackbench none|tring-all|tring-storm ns N cpu_ns N ...
+#   info hb_storms_left N   (storm processes still running after the part)
 TRING_EVENTS=$RACE_TRING_EVENTS
 run_tring_all() { run_tring "$@"; }
 run_tring_storm() { TRING_OPTS="$TRING_OPTS -p $storm_pid" run_tring "$@"; }
+
+# storm_bg: getppid() calls on CPU 0 in the background until storm_end.
+# storm makes them in a child (its parent only waits): storm_pid is that
+# child, the process -p must name, storm_parent the parent.
+storm_bg() {
+	local i
+
+	storm syscall 4000000000 >/dev/null &
+	storm_parent=$!
+	for i in $(seq 100); do
+		storm_pid=$(pgrep -P "$storm_parent" | head -n 1)
+		[ -n "$storm_pid" ] && return 0
+		sleep 0.1
+	done
+	up "hb: the storm's calling process did not start"
+	storm_pid=$storm_parent
+}
+
+storm_end() {
+	kill "$storm_pid" "$storm_parent" 2>/dev/null
+	wait "$storm_parent" 2>/dev/null
+}
+
 for r in $(section hb && seq "$ROUNDS"); do
 	TRACERS="none tring-all tring-storm"
 	for t in $(rotated "$r"); do
-		storm syscall 4000000000 >/dev/null &
-		storm_pid=$!
+		storm_bg
 		one hb "$r" hackbench "$t"
-		kill $storm_pid
-		wait $storm_pid 2>/dev/null
+		storm_end
 	done
 done
+section hb && info hb_storms_left "$(pgrep -x storm | grep -c .)"
 TRACERS=$RACE_TRACERS
 LTTNG_SYSCALLS=
 
