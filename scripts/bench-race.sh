@@ -323,7 +323,8 @@ for series in $kernels; do
 	echo "Per-CPU buffer $(inf bufkb) KiB, sub-buffers of $(inf subbufkb) KiB where the tracer has them"
 	echo "(tring -b/-s, LTTng --subbuf-size/--num-subbuf, trace-cmd -b, perf -m pages); output on tmpfs."
 	if grep -q '^race 0 ' "$f"; then
-		echo "$rounds interleaved rounds after a warm-up round at a tenth of the sizes (left out), each round's tracer order rotated."
+		echo "$rounds interleaved rounds after a warm-up round at a tenth of the sizes (left out: each tracer on the first"
+		echo "workload, the others untraced), each round's tracer order rotated."
 	else
 		echo "$rounds interleaved rounds, no warm-up round (WARMUP=0), each round's tracer order rotated."
 	fi
