@@ -352,16 +352,26 @@ run_ftrace_function() {
 # probe:NAME__return, the name perf probe gives a return probe it
 # makes from a module's symbol; tracefs' kprobe_events (probe:NAME)
 # where perf probe cannot (no debug information for the module) or
-# made none: what perf probe would write there itself
+# made none: what perf probe would write there itself. perf probe runs
+# once a name; later runs write the line it made back to kprobe_events.
 perf_define() {
-	local name=$1 spec=$2 why n
+	local name=$1 spec=$2 why n line
 	shift 2
+	# perf probe's line, once made, written back as it wrote it: the
+	# same probe, without perf probe's minutes of symbol reading a guest.
+	line=$(cat "/tmp/perf-line.$name" 2>/dev/null)
+	if [ -n "$line" ] && echo "$line" >>$TR/kprobe_events; then
+		perf_ev=${line%% *}
+		perf_ev=${perf_ev##*/}
+		return 0
+	fi
 	if perf probe -q -a "$name=$spec $*" 2>>/tmp/perf-probe.log ||
 		perf probe -q -m /dev/shm/mod/tring_test.ko -a "$name=$spec $*" 2>>/tmp/perf-probe.log; then
 		for n in $name ${name}__return; do
 			[ -d $TR/events/probe/$n ] || continue
 			perf_ev=$n
 			perf_how "$name" "perf probe (probe:$n)"
+			grep -E "^[pr][0-9]*:probe/$n " $TR/kprobe_events >"/tmp/perf-line.$name"
 			return 0
 		done
 		why="perf probe succeeded, no events/probe/$name in tracefs"
