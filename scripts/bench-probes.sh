@@ -20,14 +20,13 @@
 # already in OUTDIR without booting a guest; INSN=0: no instruction
 # counts (by default QEMU counts each run's guest instructions, and the
 # tables give them beside the times: tools/testing/insn);
-# TRING_GUEST_APPEND, kernel parameters for the guest (by default
-# rcupdate.rcu_expedited=1: tools/testing/vm/lib.sh, bench_guest_rcu).
+# TRING_GUEST_APPEND, kernel parameters for the guest (none by default).
 
 set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,25p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -35,7 +34,6 @@ esac
 
 top=$(cd "$(dirname "$0")/.." && pwd)
 . "$top/tools/testing/vm/lib.sh"
-bench_guest_rcu
 out=$1
 json=${2:-}
 kernels=${TRING_BENCH_KERNELS:-6.1 6.12}
@@ -179,7 +177,7 @@ for series in $kernels; do
 		say "Debian $release: the probe benchmark (minutes)"
 		{
 			echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
-			echo "kernel parameters added: ${TRING_GUEST_APPEND:-none} (bench_guest_rcu, tools/testing/vm/lib.sh)"
+			echo "kernel parameters added: ${TRING_GUEST_APPEND:-none}"
 		} >"$dir/host.info"
 		TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 			"${PROBES_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-probes.sh" || true

@@ -144,17 +144,6 @@ host_relayd_down() {
 	pkill -f "lttng-relayd .*-C tcp://${2:-127.0.0.1}:$1 " 2>/dev/null
 }
 
-# bench_guest_rcu: the benchmarks' guests (race, probes) boot with their
-# synchronous RCU waits expedited (rcupdate.rcu_expedited=1, through
-# run-guest.sh's TRING_GUEST_APPEND) unless the caller set
-# TRING_GUEST_APPEND (empty: none). perf's close of each of its
-# tracepoint events waits for two grace periods
-# (perf_trace_event_unreg()), about 9 s of a race run's 44 under
-# emulation; no tracer waits for one while a workload is measured.
-bench_guest_rcu() {
-	export TRING_GUEST_APPEND=${TRING_GUEST_APPEND-rcupdate.rcu_expedited=1}
-}
-
 # host_tap_up NAME ADDR/LEN: a tap device NAME on the host, up, with
 # ADDR/LEN, for a guest's virtio NIC (run-guest.sh's TRING_GUEST_TAP):
 # the guest's packets then go to the host kernel's own network stack,

@@ -358,7 +358,7 @@ perf_define() {
 	local name=$1 spec=$2 why n line
 	shift 2
 	# perf probe's line, once made, written back as it wrote it: the
-	# same probe, without perf probe's minutes of symbol reading a guest.
+	# same probe, without perf probe's 20 s a run under emulation.
 	line=$(cat "/tmp/perf-line.$name" 2>/dev/null)
 	if [ -n "$line" ] && echo "$line" >>$TR/kprobe_events; then
 		perf_ev=${line%% *}
