@@ -19,14 +19,13 @@
 # default 3600); PROBES_REPRINT=1 prints the tables of the results
 # already in OUTDIR without booting a guest; INSN=0: no instruction
 # counts (by default QEMU counts each run's guest instructions, and the
-# tables give them beside the times: tools/testing/insn);
-# TRING_GUEST_APPEND, kernel parameters for the guest (none by default).
+# tables give them beside the times: tools/testing/insn).
 
 set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,24p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,23p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -175,10 +174,7 @@ for series in $kernels; do
 				echo "CONTEXTS=0"
 		} >"$dir/results/env"
 		say "Debian $release: the probe benchmark (minutes)"
-		{
-			echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
-			echo "kernel parameters added: ${TRING_GUEST_APPEND:-none}"
-		} >"$dir/host.info"
+		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)" >"$dir/host.info"
 		TRING_VM_QEMU_ARGS=$qargs "$top/tools/testing/vm/userland/run-guest.sh" "$release" "$dir" \
 			"${PROBES_TIMEOUT:-3600}" "$top/tools/testing/vm/userland/bench-probes.sh" || true
 		echo "load average at the end $(cut -d' ' -f1-3 /proc/loadavg)" >>"$dir/host.info"

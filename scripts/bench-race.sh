@@ -23,7 +23,6 @@
 # without booting a guest; INSN=0 runs QEMU without the instruction
 # counter (tools/testing/insn; by default every run's guest instructions
 # are counted and the cost table gives them beside the times);
-# TRING_GUEST_APPEND, kernel parameters for the guest (none by default);
 # RACE_NET, the rate part's network to the relay on the host: tap (the
 # default: a tap device, the host kernel's stack, falling back to user
 # where the host cannot make one) or user (QEMU's user-mode network).
@@ -32,7 +31,7 @@ set -uo pipefail
 
 case ${1:-} in
 -h | --help | "")
-	sed -n '3,30p' "$0" | sed 's/^# \{0,1\}//'
+	sed -n '3,29p' "$0" | sed 's/^# \{0,1\}//'
 	[ -n "${1:-}" ]
 	exit
 	;;
@@ -284,7 +283,6 @@ for series in $kernels; do
 		*) echo "threads one host thread for all vCPUs, taking turns (-accel tcg,thread=single)" ;;
 		esac
 		echo "host $(nproc) CPUs; load average at the start $(cut -d' ' -f1-3 /proc/loadavg)"
-		echo "kernel parameters added: ${TRING_GUEST_APPEND:-none}"
 	} >"$dir/host.info"
 	qargs=
 	if [ "$insn" = 1 ] && ! insn_ok "$release"; then

@@ -325,16 +325,17 @@ run_trace_cmd() {
 }
 
 # rcu_fast CMD...: CMD with the kernel's synchronous RCU waits expedited
-# (/sys/kernel/rcu_expedited), for perf's stop alone: closing each of its
-# tracepoint events waits for two grace periods
-# (perf_trace_event_unreg()), 9 s of a run's 44 under emulation. Never
-# while a workload runs: expedited, they would interrupt its CPUs (a
-# boot-wide setting made hackbench 4 times slower here).
+# (/sys/kernel/rcu_expedited, put back as it was after), for perf's stop
+# alone: closing each of its tracepoint events waits for two grace
+# periods (perf_trace_event_unreg()). Never while a workload runs:
+# expedited grace periods interrupt every CPU.
 rcu_fast() {
-	local f=/sys/kernel/rcu_expedited
+	local f=/sys/kernel/rcu_expedited was
+
+	was=$(cat $f 2>/dev/null)
 	[ -w $f ] && echo 1 >$f
 	"$@"
-	[ -w $f ] && echo 0 >$f
+	[ -w $f ] && echo "${was:-0}" >$f
 	return 0
 }
 

@@ -100,8 +100,8 @@ for t in none tring-all tring-storm; do
 done
 ok "$(grep -q '^slowdown with -p over slowdown with all: ' "$out/race.txt"; echo $?)" "busy machine: the table has the ratio"
 # -p names the process making the storm's calls: its calls are recorded
-# (two events each, at full speed through hackbench's run), hackbench's
-# are not; and no storm outlives its run.
+# (two events each, at full speed through hackbench's run); and no storm
+# outlives its run.
 evs=$(awk '$1 == "hb" && $4 == "tring-storm" { for (i = 5; i < NF; i++) if ($i == "events") print $(i + 1) }' "$f")
 ok "$([ "${evs:-0}" -ge 10000 ] 2>/dev/null; echo $?)" "busy machine: -p recorded the storm's calls (${evs:-none} events)"
 ok "$(grep -qx 'info hb_storms_left 0' "$f"; echo $?)" "busy machine: no storm left running after the part ($(sed -n 's/^info hb_storms_left //p' "$f"))"
